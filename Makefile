@@ -1,0 +1,35 @@
+# Everything a fresh machine needs: `make dataset` builds out/ from the default CR text, `make test` runs the tests.
+RULES_ARCHIVE ?= ../shared/rules
+OUT ?= out
+export RULES_ARCHIVE OUT
+
+DEPS := node_modules/.package-lock.json
+BIN := node_modules/.bin
+
+.PHONY: all build dataset test validate clean
+
+all: dataset
+
+$(DEPS): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(DEPS)
+
+# Install (if needed) and compile the CLI to dist/.
+build: $(DEPS)
+	$(BIN)/tsc -p tsconfig.json
+	@chmod +x dist/src/cli.js
+
+# Build out/ from the newest release in RULES_ARCHIVE, or from RULES=path.
+dataset: build
+	node pipelines/dataset.mjs
+
+test: build
+	$(BIN)/vitest run
+
+# CI data check: make validate FILE=path/to/export.parquet
+validate: build
+	@test -n "$(FILE)" || { echo 'make validate: set FILE=path (a CR .txt, .parquet, .jsonl or .csv)' >&2; exit 2; }
+	node dist/src/cli.js validate "$(FILE)" $(VALIDATE_FLAGS)
+
+clean:
+	rm -rf dist

@@ -1,0 +1,25 @@
+import { runChecks } from './checks/index.js'
+import type { CheckRow } from './checks/types.js'
+import { sortDiagnostics } from './diagnostics.js'
+import type { CrDocument, Diagnostic, LocatedRow } from './types.js'
+
+/** The checks' view of a record read from anywhere: fields of the wrong type become null. */
+export function toCheckRow(record: Record<string, unknown>, where: { line?: number; position?: number }): CheckRow {
+  const examples = Array.isArray(record.examples) ? record.examples.filter((e): e is string => typeof e === 'string') : []
+  const row: CheckRow = {
+    number: typeof record.number === 'string' ? record.number : null,
+    text: typeof record.text === 'string' ? record.text : null,
+    examples,
+    index: record.index,
+    record,
+  }
+  if (where.line !== undefined) row.line = where.line
+  if (where.position !== undefined) row.position = where.position
+  return row
+}
+
+/** Every diagnostic for a parsed CR text: what the parser reported, then every check on its rows. */
+export function checkDocument(doc: CrDocument, rows: LocatedRow[]): Diagnostic[] {
+  const checkRows = rows.map((r) => toCheckRow({ ...r.row }, r.line === undefined ? {} : { line: r.line }))
+  return sortDiagnostics([...doc.diagnostics, ...runChecks({ rows: checkRows, glossary: doc.glossary, sections: doc.sections })])
+}

@@ -1,0 +1,40 @@
+import { diagnostics } from '../diagnostics.js'
+import { compareRuleNumbers, lettersAt, letterRank, parseRuleNumber, type RuleNumber } from '../rule-number.js'
+import type { Diagnostic } from '../types.js'
+import { whereOf, type Check } from './types.js'
+
+/**
+ * `gap`: a skipped rule number within a section (100.1 then 100.3) or a skipped subrule letter
+ * (100.1a then 100.1c; l and o are never expected). Rows out of order are left to `order`.
+ */
+export const gapCheck: Check = {
+  code: 'gap',
+  run({ rows }) {
+    const out: Diagnostic[] = []
+    let prev: RuleNumber | null = null
+    let prevText: string | null = null
+    for (const row of rows) {
+      const cur = row.number === null ? null : parseRuleNumber(row.number)
+      if (!cur) continue
+      const where = { ...whereOf(row), number: row.number! }
+      const missing = firstMissing(prev, cur)
+      if (missing !== null) out.push(diagnostics.gap(prev && prev.section === cur.section ? prevText : null, missing, where))
+      if (!prev || compareRuleNumbers(prev, cur) < 0) {
+        prev = cur
+        prevText = row.number
+      }
+    }
+    return out
+  },
+}
+
+function firstMissing(prev: RuleNumber | null, cur: RuleNumber): string | null {
+  const sameSection = prev !== null && prev.section === cur.section
+  if (sameSection && compareRuleNumbers(prev, cur) >= 0) return null
+  const prevRule = sameSection ? prev.rule : 0
+  if (cur.rule > prevRule + 1) return `${cur.section}.${prevRule + 1}`
+  if (cur.letters === '') return null
+  const prevRank = sameSection && prev.rule === cur.rule ? letterRank(prev.letters) : 0
+  const rank = letterRank(cur.letters)
+  return rank > prevRank + 1 ? `${cur.section}.${cur.rule}${lettersAt(prevRank + 1)}` : null
+}

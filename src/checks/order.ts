@@ -1,0 +1,30 @@
+import { diagnostics } from '../diagnostics.js'
+import { compareRuleNumbers, parentNumber, parseRuleNumber, type RuleNumber } from '../rule-number.js'
+import type { Diagnostic } from '../types.js'
+import { whereOf, type Check } from './types.js'
+
+/**
+ * `order`: each row's number must come after the previous row's in CR order (section, rule as an
+ * integer, subrule letters), and a subrule needs its rule before it.
+ */
+export const orderCheck: Check = {
+  code: 'order',
+  run({ rows }) {
+    const out: Diagnostic[] = []
+    const seenRules = new Set<string>()
+    let previous: { text: string; parsed: RuleNumber } | null = null
+    for (const row of rows) {
+      const parsed = row.number === null ? null : parseRuleNumber(row.number)
+      if (!parsed) continue
+      const number = row.number!
+      const where = { ...whereOf(row), number }
+      // An equal number is a duplicate, which duplicate-number reports.
+      if (previous && compareRuleNumbers(previous.parsed, parsed) > 0) out.push(diagnostics.order(previous.text, where))
+      const parent = parentNumber(parsed)
+      if (parent === null) seenRules.add(number)
+      else if (!seenRules.has(parent)) out.push(diagnostics.orphanSubrule(parent, where))
+      previous = { text: number, parsed }
+    }
+    return out
+  },
+}

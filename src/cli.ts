@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+import { basename } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { buildDataset } from './build.js'
+import { EtlError } from './errors.js'
+import { formatGithub, formatReport } from './format.js'
+import { copyNewestRelease, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from './node.js'
+import { sourceKindOf, validateSource } from './validate.js'
+import { TOOL } from './version.js'
+
+export interface CommandResult {
+  exitCode: number
+  stdout: string
+  stderr: string
+}
+
+const USAGE = `Usage: mtg-rules <command> [options]
+
+Commands:
+  build FILE [--out DIR] [--allow-errors] [--strict]
+      Build rules.parquet, rules.jsonl, rules.csv, report.json and manifest.json from a CR text.
+  validate FILE [--json | --format text|json|github] [--strict]
+      Check CR text (.txt) or an export (.parquet, .jsonl, .csv) and report every problem.
+  fetch --from DIR [--dest DIR]
+      Copy the newest release of a folder of CR texts into the raw/ cache; prints its path.
+
+Exit codes: 0 valid (warnings allowed), 1 validation errors, 2 unusable input or arguments.`
+
+const ok = (stdout: string, stderr = '', exitCode = 0): CommandResult => ({ exitCode, stdout, stderr })
+
+/** Run one command without touching the process: the result says what to print and the exit code. */
+export async function runCommand(argv: string[]): Promise<CommandResult> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case 'build':
+        return await build(rest)
+      case 'validate':
+        return await validate(rest)
+      case 'fetch':
+        return fetch(rest)
+      case '--version':
+      case '-v':
+        return ok(`${TOOL.version}\n`)
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        return ok(USAGE + '\n', '', command === undefined ? 2 : 0)
+      default:
+        throw new EtlError('USAGE', `mtg-rules: unknown command "${command}" (try mtg-rules --help)`)
+    }
+  } catch (e) {
+    if (e instanceof EtlError) return ok('', e.message + '\n', 2)
+    const err = e as Error & { code?: string }
+    if (err.code?.startsWith('ERR_PARSE_ARGS')) return ok('', `mtg-rules ${command}: ${err.message}\n`, 2)
+    throw e
+  }
+}
+
+function oneFile(positionals: string[], command: string): string {
+  if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules ${command}: expected one FILE, got ${positionals.length} (try mtg-rules --help)`)
+  return positionals[0]!
+}
+
+async function build(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string', default: 'out' }, 'allow-errors': { type: 'boolean', default: false }, strict: { type: 'boolean', default: false } },
+  })
+  const file = oneFile(positionals, 'build')
+  const bytes = readInputFile(file, MAX_TEXT_BYTES)
+  const result = buildDataset(basename(file), bytes, { strict: values.strict })
+  const summary = formatReport(result.report)
+  const { rules, examples, glossary } = result.manifest.counts
+  if (!result.report.valid && !values['allow-errors']) {
+    return ok('', `${summary}\nbuild: ${file} has validation errors; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
+  }
+  writeFilesAtomically(values.out, result.files)
+  const made = `build: wrote ${result.files.map((f) => f.name).join(', ')} to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
+  return ok(`${summary}\n`, `${made}\n`, result.report.valid ? 0 : 1)
+}
+
+async function validate(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, format: { type: 'string' }, strict: { type: 'boolean', default: false } },
+  })
+  const format = values.format ?? (values.json ? 'json' : 'text')
+  if (!['text', 'json', 'github'].includes(format)) throw new EtlError('USAGE', `mtg-rules validate: --format must be text, json or github, not "${format}"`)
+  const file = oneFile(positionals, 'validate')
+  const limit = sourceKindOf(file) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES
+  const report = await validateSource(file, readInputFile(file, limit), { strict: values.strict })
+  const text = format === 'json' ? JSON.stringify(report, null, 2) : format === 'github' ? formatGithub(report) : formatReport(report)
+  return ok(text === '' ? '' : text + '\n', '', report.valid ? 0 : 1)
+}
+
+function fetch(args: string[]): CommandResult {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, dest: { type: 'string', default: 'raw' } } })
+  if (positionals.length > 0) throw new EtlError('USAGE', `mtg-rules fetch: unexpected argument "${positionals[0]}"`)
+  if (values.from === undefined) throw new EtlError('USAGE', 'mtg-rules fetch: --from DIR is required (downloading from the rules website is not supported yet)')
+  return ok(copyNewestRelease(values.from, values.dest) + '\n')
+}
+
+async function main() {
+  const result = await runCommand(process.argv.slice(2))
+  if (result.stdout) process.stdout.write(result.stdout)
+  if (result.stderr) process.stderr.write(result.stderr)
+  process.exitCode = result.exitCode
+}
+
+const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)
+if (invokedDirectly) await main()

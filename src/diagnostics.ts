@@ -1,0 +1,92 @@
+import type { Diagnostic, DiagnosticCode, Severity } from './types.js'
+
+interface Where {
+  number?: string
+  line?: number
+  position?: number
+}
+
+function make(code: DiagnosticCode, severity: Severity, message: string, where: Where, params?: Record<string, unknown>): Diagnostic {
+  const d: Diagnostic = { code, severity, message }
+  if (where.number !== undefined) d.number = where.number
+  if (where.line !== undefined) d.line = where.line
+  if (where.position !== undefined) d.position = where.position
+  if (params !== undefined) d.params = params
+  return d
+}
+
+export type SourceFormatKind =
+  | 'subrule-with-period'
+  | 'rule-without-period'
+  | 'no-space-after-number'
+  | 'unclassified-line'
+  | 'example-without-rule'
+  | 'control-character'
+  | 'glossary-entry-without-definition'
+
+/** One factory per diagnostic code: the only place each code's message is written. */
+export const diagnostics = {
+  sourceFormat(kind: SourceFormatKind, detail: string, where: Where): Diagnostic {
+    return make('source-format', 'warning', detail, where, { kind })
+  },
+  structure(detail: string, where: Where = {}): Diagnostic {
+    return make('structure', 'warning', detail, where)
+  },
+  schema(instancePath: string, ajvMessage: string, where: Where): Diagnostic {
+    const field = instancePath === '' ? 'row' : instancePath
+    return make('schema', 'error', `${field} ${ajvMessage}`, where, { instancePath })
+  },
+  duplicateNumber(number: string, occurrences: Where[], where: Where): Diagnostic {
+    const list = occurrences.map(describeWhere).join(', ')
+    return make('duplicate-number', 'error', `rule ${number} occurs ${occurrences.length} times (${list})`, where, { occurrences })
+  },
+  order(previous: string, where: Where & { number: string }): Diagnostic {
+    return make('order', 'error', `rule ${where.number} comes after ${previous}, but CR order puts it before`, where, { previous })
+  },
+  orphanSubrule(parent: string, where: Where & { number: string }): Diagnostic {
+    return make('order', 'error', `subrule ${where.number} has no rule ${parent} before it`, where, { parent })
+  },
+  index(expected: number, got: unknown, where: Where): Diagnostic {
+    return make('index', 'error', `index is ${String(got)}, expected ${expected} (row position)`, where, { expected, got: String(got) })
+  },
+  gap(previous: string | null, missing: string, where: Where & { number: string }): Diagnostic {
+    const after = previous === null ? 'at the start of its section' : `after ${previous}`
+    return make('gap', 'warning', `rule ${where.number} comes ${after}: ${missing} is missing`, where, { previous, missing })
+  },
+  danglingReference(target: string, span: string, where: Where & { number: string }): Diagnostic {
+    return make('dangling-reference', 'warning', `${where.number} cites ${target} (“${span}”), which does not exist`, where, { target, span })
+  },
+  exampleAsRow(reason: string, where: Where & { number: string }): Diagnostic {
+    return make('example-as-row', 'error', `row ${where.number} reads as an example, not a rule: ${reason}`, where, { reason })
+  },
+  columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
+    return make('columns', severity, detail, {}, params)
+  },
+}
+
+function describeWhere(w: Where): string {
+  if (w.line !== undefined) return `line ${w.line}`
+  if (w.position !== undefined) return `row ${w.position}`
+  return 'unknown place'
+}
+
+/** Diagnostics in a stable order: by line or row, then code, then message. */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const place = (d: Diagnostic) => d.line ?? d.position ?? -1
+  return [...list].sort((a, b) => place(a) - place(b) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message))
+}
+
+/** Counts of diagnostics by severity and by code, codes sorted. */
+export function countDiagnostics(list: Diagnostic[]): { errors: number; warnings: number; byCode: Record<string, number> } {
+  const byCode: Record<string, number> = {}
+  let errors = 0
+  let warnings = 0
+  for (const d of list) {
+    byCode[d.code] = (byCode[d.code] ?? 0) + 1
+    if (d.severity === 'error') errors++
+    else warnings++
+  }
+  const sorted: Record<string, number> = {}
+  for (const k of Object.keys(byCode).sort()) sorted[k] = byCode[k]!
+  return { errors, warnings, byCode: sorted }
+}

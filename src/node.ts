@@ -1,0 +1,128 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
+import type { OutputFile } from './build.js'
+import { EtlError } from './errors.js'
+import { sha256 } from './manifest.js'
+
+/** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024
+/** Exports of 300,000 rows stay well below this. */
+export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+
+/** Read a whole input file, with one clear error line for every way that can fail. */
+export function readInputFile(path: string, maxBytes: number): Uint8Array {
+  let size: number
+  try {
+    const st = statSync(path)
+    if (st.isDirectory()) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a directory, not a file`)
+    size = st.size
+  } catch (e) {
+    if (e instanceof EtlError) throw e
+    throw new EtlError('INPUT_MISSING', `read: cannot open ${path}: ${describeFsError(e)}`)
+  }
+  if (size > maxBytes) {
+    throw new EtlError('INPUT_TOO_LARGE', `read: ${path} is ${size} bytes, more than the ${maxBytes} this input may have`)
+  }
+  try {
+    return readFileSync(path)
+  } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+  }
+}
+
+function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  if (err.code === 'ENOENT') return 'no such file or directory'
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied'
+  if (err.code === 'ENOTDIR') return 'a part of the path is not a directory'
+  if (err.code === 'EROFS') return 'read-only file system'
+  return err.code ?? err.message
+}
+
+const pendingTemps = new Set<string>()
+let signalsHooked = false
+
+// An interrupted run must leave no temporary files behind: remove them, then die of the signal.
+function hookSignals() {
+  if (signalsHooked) return
+  signalsHooked = true
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      for (const temp of pendingTemps) rmSync(temp, { force: true })
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    })
+  }
+}
+
+/**
+ * Write files into `dir` atomically: every file goes to a temporary name in the same folder first,
+ * and only when all are written are they renamed into place. A failure leaves the old files.
+ */
+export function writeFilesAtomically(dir: string, files: OutputFile[]): void {
+  hookSignals()
+  const temps: { temp: string; final: string }[] = []
+  try {
+    mkdirSync(dir, { recursive: true })
+    for (const file of files) {
+      const final = join(dir, file.name)
+      const temp = join(dirname(final), `.${basename(final)}.${process.pid}.tmp`)
+      pendingTemps.add(temp)
+      temps.push({ temp, final })
+      const fd = openSync(temp, 'w')
+      try {
+        writeSync(fd, file.bytes)
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+    }
+    for (const { temp, final } of temps) {
+      renameSync(temp, final)
+      pendingTemps.delete(temp)
+    }
+  } catch (e) {
+    for (const { temp } of temps) {
+      rmSync(temp, { force: true })
+      pendingTemps.delete(temp)
+    }
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${describeFsError(e)}`)
+  }
+}
+
+/**
+ * Copy the newest release of an archive folder into `dest` as `MagicCompRules YYYYMMDD.txt` and
+ * record its sha256 in `dest/index.json`. Returns the copied file's path.
+ */
+export function copyNewestRelease(archive: string, dest: string): string {
+  let names: string[]
+  try {
+    names = readdirSync(archive).filter((n) => n.toLowerCase().endsWith('.txt')).sort()
+  } catch (e) {
+    throw new EtlError('INPUT_MISSING', `fetch: cannot list ${archive}: ${describeFsError(e)}`)
+  }
+  const candidates = names.map((name) => {
+    const bytes = readInputFile(join(archive, name), MAX_TEXT_BYTES)
+    return { name, bytes, effectiveDate: effectiveDateOf(name, bytes) }
+  })
+  const newest = chooseNewest(candidates, archive)
+  const bytes = candidates.find((c) => c.name === newest.name)!.bytes
+  const fileName = releaseFileName(newest.effectiveDate)
+  const index = readIndex(join(dest, 'index.json'))
+  index[fileName] = { sha256: sha256(bytes), bytes: bytes.length, effectiveDate: newest.effectiveDate, from: newest.name }
+  const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => a.localeCompare(b)))
+  writeFilesAtomically(dest, [
+    { name: fileName, bytes },
+    { name: 'index.json', bytes: new TextEncoder().encode(JSON.stringify(sorted, null, 2) + '\n') },
+  ])
+  return join(dest, fileName)
+}
+
+function readIndex(path: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}

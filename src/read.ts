@@ -1,0 +1,102 @@
+import { EtlError } from './errors.js'
+import type { DecodedText, Encoding, LineEndingCounts } from './types.js'
+
+// Bytes that Windows-1252 leaves undefined: a file holding them is neither UTF-8 nor Windows-1252.
+const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d])
+
+/**
+ * Decode a published CR file: UTF-8 with or without BOM, UTF-16 LE/BE with BOM, or Windows-1252
+ * when the bytes are not valid UTF-8. Throws EtlError when the bytes are no text at all.
+ */
+export function decode(bytes: Uint8Array, name = 'input'): DecodedText {
+  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  let encoding: Encoding
+  let bom = true
+  let body = bytes
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    encoding = 'utf-8'
+    body = bytes.subarray(3)
+  } else if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    encoding = 'utf-16le'
+    body = bytes.subarray(2)
+  } else if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    encoding = 'utf-16be'
+    body = bytes.subarray(2)
+  } else {
+    bom = false
+    encoding = sniffEncoding(bytes, name)
+  }
+  const text = decodeAs(body, encoding, name)
+  const controls = countControlCharacters(text)
+  // A stray control character is the parser's to report; many of them mean binary data.
+  if (controls > Math.max(8, text.length / 1000)) {
+    throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file (${controls} control characters in ${text.length})`)
+  }
+  return { text, encoding, bom, lineEndings: countLineEndings(text) }
+}
+
+function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
+  const sample = bytes.subarray(0, 4096)
+  let zeros = 0
+  for (const b of sample) if (b === 0) zeros++
+  if (zeros > 0) {
+    const hint = zeros * 4 > sample.length ? ' (looks like UTF-16 without a byte order mark)' : ''
+    throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file: it holds NUL bytes${hint}`)
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return 'utf-8'
+  } catch {
+    const at = bytes.findIndex((b) => CP1252_UNDEFINED.has(b))
+    if (at >= 0) {
+      throw new EtlError(
+        'INPUT_ENCODING',
+        `read: ${name} is neither UTF-8 nor Windows-1252 (byte 0x${bytes[at]!.toString(16)} at offset ${at})`,
+      )
+    }
+    return 'windows-1252'
+  }
+}
+
+function decodeAs(body: Uint8Array, encoding: Encoding, name: string): string {
+  try {
+    return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body)
+  } catch {
+    throw new EtlError('INPUT_ENCODING', `read: ${name} is not valid ${encoding} after its byte order mark`)
+  }
+}
+
+/** Control characters other than tab, LF, CR and form feed: they do not occur in real text. */
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g
+
+function countControlCharacters(text: string): number {
+  return text.match(CONTROL_CHARACTERS)?.length ?? 0
+}
+
+/** Count each kind of line ending; a CRLF pair counts once, as CRLF. */
+export function countLineEndings(text: string): LineEndingCounts {
+  const counts: LineEndingCounts = { crlf: 0, cr: 0, lf: 0 }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        counts.crlf++
+        i++
+      } else counts.cr++
+    } else if (c === 10) counts.lf++
+  }
+  return counts
+}
+
+/** A one-word summary of the line endings: CRLF, LF, CR, mixed or none. */
+export function lineEndingLabel(counts: LineEndingCounts): string {
+  const kinds = (['crlf', 'cr', 'lf'] as const).filter((k) => counts[k] > 0)
+  if (kinds.length === 0) return 'none'
+  if (kinds.length > 1) return 'mixed'
+  return kinds[0]!.toUpperCase()
+}
+
+/** Split text into lines on CRLF, CR or LF. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/)
+}

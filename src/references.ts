@@ -1,0 +1,83 @@
+import { lettersAt, letterRank } from './rule-number.js'
+
+export type ReferenceKind = 'rule' | 'section' | 'chapter'
+
+/** One citation found in a text: `rule 704.5a`, `section 8`, one target of `rules 601.2f–h`. */
+export interface Reference {
+  /** Rule number, or `glossary:<term>`, of the text that cites. */
+  source: string
+  target: string
+  kind: ReferenceKind
+  /** The reference as written, e.g. `601.2f–h`. */
+  span: string
+  line?: number
+}
+
+const KEYWORD = /\b(rules?|sections?|see)\s+(?=\d)/gi
+const RULE_REF = /(\d{3}(?:\.\d+[a-z]*)?)(?![\d.]?\d)(?:\s?[–-]\s?(\d{3}\.\d+[a-z]*|\d+[a-z]*|[a-z]+)\b)?/y
+const CHAPTER_OR_SECTION_REF = /(\d{3}|\d)(?!\d)(?:\s?[–-]\s?(\d{3}|\d)(?!\d))?/y
+const SEPARATOR = /(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?=\d)/y
+// A malformed range must not turn one citation into thousands of targets.
+const MAX_RANGE = 100
+
+/**
+ * Find every rule, section and chapter citation in `text`, ranges expanded:
+ * `rules 601.2b and 601.2f–h` gives 601.2b, 601.2f, 601.2g, 601.2h.
+ */
+export function extractReferences(text: string, source: string, line?: number): Reference[] {
+  const refs: Reference[] = []
+  for (const keyword of text.matchAll(KEYWORD)) {
+    const sectionKeyword = keyword[1]!.toLowerCase().startsWith('section')
+    const pattern = sectionKeyword ? CHAPTER_OR_SECTION_REF : RULE_REF
+    let at = keyword.index + keyword[0].length
+    for (;;) {
+      pattern.lastIndex = at
+      const m = pattern.exec(text)
+      if (!m) break
+      const span = m[0]
+      for (const target of expand(m[1]!, m[2])) {
+        const ref: Reference = { source, target, kind: kindOf(target), span }
+        if (line !== undefined) ref.line = line
+        refs.push(ref)
+      }
+      at = pattern.lastIndex
+      SEPARATOR.lastIndex = at
+      if (!SEPARATOR.exec(text)) break
+      at = SEPARATOR.lastIndex
+    }
+  }
+  return refs
+}
+
+function kindOf(target: string): ReferenceKind {
+  if (target.includes('.')) return 'rule'
+  return target.length === 3 ? 'section' : 'chapter'
+}
+
+function expand(start: string, end: string | undefined): string[] {
+  if (end === undefined) return [start]
+  const a = /^(\d{3})(?:\.(\d+)([a-z]*))?$/.exec(start)
+  if (!a) return [start]
+  const [, section, ruleText, letters = ''] = a
+  if (ruleText === undefined) return range(Number(section), Number(end), (n) => String(n))
+  const rule = Number(ruleText)
+  if (/^[a-z]+$/.test(end)) {
+    // 601.2f–h: a range of subrule letters
+    return range(letterRank(letters), letterRank(end), (r) => `${section}.${rule}${lettersAt(r)}`)
+  }
+  const b = /^(?:(\d{3})\.)?(\d+)([a-z]*)$/.exec(end)
+  if (!b) return [start, end]
+  const [, endSection = section, endRuleText, endLetters] = b
+  if (endSection !== section) return [start, `${endSection}.${endRuleText}${endLetters}`]
+  const endRule = Number(endRuleText)
+  if (letters === '' && endLetters === '') return range(rule, endRule, (n) => `${section}.${n}`)
+  if (endRule === rule) return range(letterRank(letters), letterRank(endLetters!), (r) => `${section}.${rule}${lettersAt(r)}`)
+  return [start, `${section}.${endRule}${endLetters}`]
+}
+
+function range(from: number, to: number, name: (n: number) => string): string[] {
+  if (!(to > from) || to - from > MAX_RANGE) return [name(from), name(to)]
+  const out: string[] = []
+  for (let n = from; n <= to; n++) out.push(name(n))
+  return out
+}

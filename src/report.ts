@@ -1,0 +1,21 @@
+import { countDiagnostics } from './diagnostics.js'
+import type { Diagnostic } from './types.js'
+
+export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv'
+
+/** The validation report: what `validate --json` prints and `build` writes as report.json. */
+export interface Report {
+  valid: boolean
+  strict: boolean
+  source: { file: string; kind: SourceKind; rows: number }
+  notes: string[]
+  counts: { errors: number; warnings: number; byCode: Record<string, number> }
+  diagnostics: Diagnostic[]
+}
+
+/** Build the report; with `strict`, warnings make the input invalid too. */
+export function makeReport(file: string, kind: SourceKind, rows: number, diagnostics: Diagnostic[], strict = false, notes: string[] = []): Report {
+  const counts = countDiagnostics(diagnostics)
+  const valid = counts.errors === 0 && (!strict || counts.warnings === 0)
+  return { valid, strict, source: { file, kind, rows }, notes, counts, diagnostics }
+}

@@ -58,7 +58,21 @@ function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
   }
 }
 
+// Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x92 becomes U+0092, not ’), so the
+// 0x80–0x9F block, the only place the two differ, is mapped here. Undefined bytes stay U+FFFD.
+const CP1252_HIGH = '€\uFFFD‚ƒ„…†‡ˆ‰Š‹Œ\uFFFDŽ\uFFFD\uFFFD‘’“”•–—˜™š›œ\uFFFDžŸ'
+
+function decodeWindows1252(body: Uint8Array): string {
+  let out = ''
+  for (let i = 0; i < body.length; i += 8192) {
+    const chunk = body.subarray(i, i + 8192)
+    out += String.fromCharCode(...chunk)
+  }
+  return out.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!)
+}
+
 function decodeAs(body: Uint8Array, encoding: Encoding, name: string): string {
+  if (encoding === 'windows-1252') return decodeWindows1252(body)
   try {
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body)
   } catch {

@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' }
+import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
+import { cli, snapshot } from './helpers/cli.js'
+import { readBytes, release } from './helpers/shared.js'
+
+const ajv = new Ajv2020({ allErrors: true })
+const validManifest = ajv.compile(manifestSchema)
+const validReport = ajv.compile(reportSchema)
+const r = release('2024-03-08')
+const tmp = mkdtempSync(join(tmpdir(), 'cli-'))
+const out = join(tmp, 'out')
+const fixture = join(import.meta.dirname, 'fixtures/mini-cr.txt')
+
+beforeAll(() => {
+  const run = cli(['build', r.path, '--out', out])
+  expect(run.stderr).toMatch(/^build: wrote rules.parquet, rules.jsonl, rules.csv, report.json, manifest.json to .* \(2941 rules, 276 examples, 675 glossary entries, effective 2024-03-08\)\n$/)
+  expect(run.status).toBe(0)
+})
+
+describe('mtg-rules build', () => {
+  it('writes a manifest and a report that satisfy their schemas', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    expect(validManifest(manifest), JSON.stringify(validManifest.errors)).toBe(true)
+    expect(manifest.source).toMatchObject({ file: r.file, encoding: 'utf-8', bom: true, lineEndings: 'mixed', lineEndingCounts: { crlf: 12, cr: 8732, lf: 0 } })
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))
+    expect(validReport(report), JSON.stringify(validReport.errors)).toBe(true)
+    expect(report.counts).toEqual({ errors: 0, warnings: 4, byCode: { 'dangling-reference': 1, 'source-format': 3 } })
+    expect(snapshot(out)[`rules.parquet`]).toBe(manifest.exports[0].sha256)
+  })
+
+  it('gives the same bytes when run again, from another folder', () => {
+    const again = join(tmp, 'again')
+    expect(cli(['build', r.path, '--out', again], { cwd: tmp }).status).toBe(0)
+    expect(snapshot(again)).toEqual(snapshot(out))
+  })
+
+  it('refuses validation errors: exit 1, nothing written; --allow-errors writes them', () => {
+    const bad = join(tmp, 'duplicate.txt')
+    const text = readFileSync(fixture, 'utf8').replace('100.1c The last lettered subrule here.', '100.1c The last lettered subrule here.\n\n100.1c Again.')
+    writeFileSync(bad, text)
+    const target = join(tmp, 'errors-out')
+    const refused = cli(['build', bad, '--out', target])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain('error duplicate-number 100.1c line 35: rule 100.1c occurs 2 times (line 33, line 35)')
+    expect(refused.stderr).toMatch(/nothing was written to .*errors-out \(--allow-errors writes anyway\)\n$/)
+    expect(snapshot(target)).toEqual({})
+    const forced = cli(['build', bad, '--out', target, '--allow-errors'])
+    expect(forced.status).toBe(1)
+    expect(Object.keys(snapshot(target))).toEqual(['manifest.json', 'report.json', 'rules.csv', 'rules.jsonl', 'rules.parquet'])
+  })
+
+  it('--strict counts warnings as errors', () => {
+    const run = cli(['build', fixture, '--out', join(tmp, 'strict'), '--strict'])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('[strict]')
+  })
+})
+
+describe('bad input: exit 2, one line on stderr, out/ untouched', () => {
+  const file = (name: string, content: string | Uint8Array) => {
+    const p = join(tmp, name)
+    writeFileSync(p, content)
+    return p
+  }
+  const cr = readBytes(r.path)
+  const build = (input: string) => ['build', input, '--out', out]
+  const cases: [string, () => string[], RegExp][] = [
+    ['a missing file', () => build(join(tmp, 'nope.txt')), /^read: cannot open .*nope.txt: no such file or directory$/],
+    ['a directory', () => build(tmp), /^read: .* is a directory, not a file$/],
+    ['an empty file', () => build(file('empty.txt', '')), /^read: empty.txt is empty \(0 bytes\)$/],
+    ['binary garbage', () => build(file('garbage.txt', new Uint8Array(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), /^read: garbage.txt is not a text file: it holds NUL bytes$/],
+    ['a PDF', () => build(file('rules.pdf.txt', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n\0\0')), /^read: rules.pdf.txt is not a text file/],
+    ['an HTML error page', () => build(file('page.txt', '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>\n')), /^parse: page.txt is not a Comprehensive Rules text \(no numbered rule such as "100.1." found in 2 lines\)$/],
+    ['UTF-16 without a BOM', () => build(file('utf16.txt', new Uint8Array(Buffer.from(new TextDecoder().decode(cr.subarray(3, 5000)), 'utf16le')))), /^read: utf16.txt is not a text file: it holds NUL bytes \(looks like UTF-16 without a byte order mark\)$/],
+    ['an unwritable output folder', () => ['build', r.path, '--out', join(file('a-file', 'x'), 'out')], /^write: cannot write to .*a-file\/out: a part of the path is not a directory$/],
+    ['no file at all', () => ['build', '--out', out], /^mtg-rules build: expected one FILE, got 0/],
+    ['an unknown option', () => [...build(r.path), '--bogus'], /^mtg-rules build: Unknown option '--bogus'/],
+    ['an unknown command', () => ['frobnicate', '--out', out], /^mtg-rules: unknown command "frobnicate"/],
+  ]
+  it.each(cases)('%s', (_, args, message) => {
+    const before = snapshot(out)
+    const run = cli(args())
+    expect(run.stderr.trimEnd()).toMatch(message)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.status).toBe(2)
+    expect(snapshot(out)).toEqual(before)
+  })
+})
+
+describe('mtg-rules validate', () => {
+  it('--json prints a report valid against report.schema.json', () => {
+    const run = cli(['validate', join(out, 'rules.parquet'), '--json'])
+    expect(run.status).toBe(0)
+    const report = JSON.parse(run.stdout)
+    expect(validReport(report)).toBe(true)
+    expect(report).toMatchObject({ valid: true, source: { kind: 'parquet', rows: 2941 }, counts: { errors: 0, warnings: 0 } })
+  })
+
+  it('--format github prints one annotation per diagnostic', () => {
+    const run = cli(['validate', r.path, '--format', 'github'])
+    expect(run.status).toBe(0)
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      `::warning file=${r.path},line=1042,title=source-format 119.1d::subrule 119.1d is written "119.1d." with a period`,
+      `::warning file=${r.path},line=2695,title=source-format 606.5::rule 606.5 is written without the period after its number`,
+      `::warning file=${r.path},line=6397,title=source-format 901.4::rule 901.4 has no space between its number and its text`,
+      `::warning file=${r.path},line=7781,title=dangling-reference glossary%3AMap::glossary:Map cites 110.10 (“110.10”), which does not exist`,
+    ])
+  })
+
+  it('--strict makes warnings fail, and github annotations become errors', () => {
+    const run = cli(['validate', r.path, '--format', 'github', '--strict'])
+    expect(run.status).toBe(1)
+    expect(run.stdout.split('\n')[0]).toMatch(/^::error file=/)
+  })
+
+  it('exits 2 on an export it cannot read', () => {
+    const notParquet = join(tmp, 'fake.parquet')
+    writeFileSync(notParquet, 'number,text\n')
+    const run = cli(['validate', notParquet])
+    expect([run.status, run.stderr.trimEnd()]).toEqual([2, `read: ${notParquet} is not a Parquet file (no PAR1 magic bytes)`])
+  })
+})
+
+describe('mtg-rules fetch --from', () => {
+  it('copies the newest release into the cache with its sha256', () => {
+    const dest = join(tmp, 'raw')
+    mkdirSync(dest)
+    const run = cli(['fetch', '--from', join(r.path, '..'), '--dest', dest])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toBe(join(dest, 'MagicCompRules 20260619.txt') + '\n')
+    const index = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
+    expect(index['MagicCompRules 20260619.txt']).toMatchObject({ effectiveDate: '2026-06-19', bytes: 966265, sha256: snapshot(dest)['MagicCompRules 20260619.txt'] })
+  })
+})

@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { REPO } from './shared.js'
+
+const CLI = join(REPO, 'dist/src/cli.js')
+
+export interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Run the compiled CLI (`make build` compiles it) as a user would. */
+export function cli(args: string[], options: { cwd?: string; input?: string } = {}): Run {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run make build first`)
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '' })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+/** sha256 of every file in a folder (hidden ones too), to prove a failed run changed nothing. */
+export function snapshot(dir: string): Record<string, string> {
+  if (!existsSync(dir)) return {}
+  const out: Record<string, string> = {}
+  for (const name of readdirSync(dir).sort()) out[name] = createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')
+  return out
+}

@@ -11,7 +11,7 @@ BIN := node_modules/.bin
 all: dataset
 
 $(DEPS): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund --no-save
 	@touch $(DEPS)
 
 # Install (if needed) and compile the CLI to dist/.

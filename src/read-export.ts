@@ -136,10 +136,14 @@ function readCsvRecords(name: string, bytes: Uint8Array): RawRecords {
   const [header, ...body] = rows
   if (!header) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
   const columns = header.record
+  // info.lines is where a record ends; a record starts on the line after the previous one ends.
+  let previousEnd = header.info.lines
   const records = body.map(({ record, info }, position) => {
     const r: Record<string, unknown> = {}
     columns.forEach((c, i) => (r[c] = fromCsvField(c, record[i]!)))
-    return { record: r, position, line: info.lines }
+    const line = previousEnd + 1
+    previousEnd = info.lines
+    return { record: r, position, line }
   })
   return { columns, records, diagnostics: [] }
 }

@@ -1,0 +1,95 @@
+import { parquetWriteBuffer } from 'hyparquet-writer'
+import { describe, expect, it } from 'vitest'
+import { buildDataset } from '../src/build.js'
+import { EtlError } from '../src/errors.js'
+import { validateSource } from '../src/validate.js'
+import { readBytes, release } from './helpers/shared.js'
+
+const r = release('2026-06-19')
+const built = buildDataset(r.file, readBytes(r.path))
+const fileOf = (name: string) => built.files.find((f) => f.name === name)!.bytes
+const jsonlLines = new TextDecoder().decode(fileOf('rules.jsonl')).split('\n')
+const csvText = new TextDecoder().decode(fileOf('rules.csv'))
+const enc = (s: string) => new TextEncoder().encode(s)
+
+async function failure(name: string, bytes: Uint8Array): Promise<EtlError> {
+  try {
+    await validateSource(name, bytes)
+  } catch (e) {
+    if (e instanceof EtlError) return e
+    throw e
+  }
+  throw new Error(`${name} was read without error`)
+}
+
+describe('malformed exports are a clear error (exit 2 in the CLI)', () => {
+  it('JSONL with a broken line 57', async () => {
+    const lines = [...jsonlLines]
+    lines[56] = lines[56]!.slice(0, 40)
+    const e = await failure('broken.jsonl', enc(lines.join('\n')))
+    expect(e.message).toMatch(/^read: broken.jsonl: bad JSON on line 57 \(/)
+  })
+
+  it('CSV with a wrong column count on one row', async () => {
+    const lines = csvText.split('\r\n')
+    lines[5] = lines[5] + ',extra'
+    const e = await failure('count.csv', enc(lines.join('\r\n')))
+    expect(e.message).toMatch(/^read: count.csv: Invalid Record Length: expect 4, got 5 on line 6$/)
+  })
+
+  it('CSV with an unterminated quote', async () => {
+    const e = await failure('quote.csv', enc(csvText + '999.1,"never closed,[],3153\r\n'))
+    expect(e.message).toMatch(/^read: quote.csv: Quote Not Closed/)
+  })
+
+  it('Parquet that is not Parquet', async () => {
+    const e = await failure('fake.parquet', fileOf('rules.jsonl'))
+    expect(e.message).toBe('read: fake.parquet is not a Parquet file (no PAR1 magic bytes)')
+  })
+
+  it('a truncated Parquet file', async () => {
+    const p = fileOf('rules.parquet')
+    const cut = new Uint8Array([...p.subarray(0, 1000), ...p.subarray(p.length - 4)])
+    const e = await failure('cut.parquet', cut)
+    expect(e.message).toMatch(/^read: cut.parquet is not a readable Parquet file \(/)
+  })
+})
+
+describe('column problems are diagnostics', () => {
+  it('an export with an extra column and a missing one', async () => {
+    const rows = jsonlLines.filter((l) => l !== '').map((l) => {
+      const { number, text, index } = JSON.parse(l)
+      return JSON.stringify({ number, text, index, source: 'x' })
+    })
+    const report = await validateSource('extra.jsonl', enc(rows.join('\n') + '\n'))
+    expect(report.valid).toBe(false)
+    expect(report.diagnostics.filter((d) => d.code === 'columns').map((d) => d.message)).toEqual(['missing column: examples', 'unknown column: source'])
+  })
+
+  it('Parquet with the wrong column types', async () => {
+    const rows = built.rows.slice(0, 50)
+    const parquet = parquetWriteBuffer({
+      columnData: [
+        { name: 'number', data: rows.map((x) => x.number) },
+        { name: 'text', data: rows.map((x) => x.text) },
+        { name: 'examples', data: rows.map((x) => JSON.stringify(x.examples)), type: 'STRING' },
+        { name: 'index', data: rows.map((x) => x.index), type: 'INT32' },
+      ],
+    })
+    const report = await validateSource('types.parquet', new Uint8Array(parquet))
+    expect(report.diagnostics.filter((d) => d.code === 'columns').map((d) => d.message)).toEqual([
+      'column examples has type string, expected list<string>',
+      'column index has type int32, expected int64',
+    ])
+    expect(report.diagnostics.find((d) => d.code === 'schema')).toMatchObject({ message: '/examples must be array', number: '100.1', position: 0 })
+  })
+
+  it('a CSV written by us reads back valid, line numbers included', async () => {
+    const report = await validateSource('rules.csv', fileOf('rules.csv'))
+    expect(report).toMatchObject({ valid: true, source: { rows: r.rules }, diagnostics: [] })
+    // Header, 3153 records, two of them (205.4c, 509.1b) two lines long: the copy starts on line 3157.
+    const doubled = csvText + csvText.split('\r\n').slice(1, 2).join('') + '\r\n'
+    const dup = await validateSource('dup.csv', enc(doubled))
+    expect(dup.diagnostics.find((d) => d.code === 'duplicate-number')).toMatchObject({ number: '100.1', line: r.rules + 4, position: r.rules })
+  })
+})

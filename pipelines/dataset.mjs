@@ -15,4 +15,4 @@ async function step(args, { capture = false } = {}) {
 }
 
 const rules = process.env.RULES || (await step(['fetch', '--from', archive, '--dest', 'raw'], { capture: true }))
-await step(['build', rules, '--out', out])
+await step(['build', rules, '--out', out, '--arrow'])

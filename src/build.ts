@@ -1,9 +1,12 @@
-import { checkDocument } from './check.js'
-import { makeManifest, type Manifest } from './manifest.js'
+import { checkDocument, checkInputOf } from './check.js'
+import { collectReferences } from './checks/index.js'
+import { glossaryRows, referenceRows, rulesMetaRows } from './companions.js'
+import { makeManifest, type ExportFormat, type Manifest } from './manifest.js'
 import { normalizeRules } from './normalize.js'
 import { parseDocument } from './parse.js'
 import { decode, splitLines } from './read.js'
 import { makeReport, type Report } from './report.js'
+import { GLOSSARY_TABLE, REFERENCES_TABLE, RULES_META_TABLE, RULES_TABLE, type TableRow, type TableSpec } from './tables.js'
 import type { CrDocument, DecodedText, RuleRow } from './types.js'
 import { TOOL } from './version.js'
 import { writeCsv } from './write-csv.js'
@@ -16,15 +19,21 @@ export interface OutputFile {
   bytes: Uint8Array
 }
 
+/** Writes a table in a format the core does not load itself (Arrow IPC). */
+export type TableWriter = (table: TableSpec, rows: TableRow[]) => Uint8Array
+
 export interface BuildOptions {
   /** Count warnings as errors (default false). */
   strict?: boolean
+  /** Also write rules.arrow with this writer (default: no Arrow file). */
+  arrow?: TableWriter
 }
 
 export interface BuildResult {
   decoded: DecodedText
   document: CrDocument
   rows: RuleRow[]
+  tables: { spec: TableSpec; rows: TableRow[] }[]
   report: Report
   manifest: Manifest
   /** Exports, report.json and manifest.json, manifest last. */
@@ -42,14 +51,25 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
   const document = parseDocument(splitLines(decoded.text), sourceName)
   const located = normalizeRules(document.rules)
   const rows = located.map((r) => r.row)
-  const report = makeReport(sourceName, 'cr-text', rows.length, checkDocument(document, located), options.strict ?? false)
+  const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(document, located), options.strict ?? false)
+  const references = collectReferences(checkInputOf(document, located))
 
-  const createdBy = `${TOOL.name} version ${TOOL.version}`
-  const exports = [
-    { path: 'rules.parquet', format: 'parquet' as const, bytes: writeParquet(rows, createdBy), rows: rows.length },
-    { path: 'rules.jsonl', format: 'jsonl' as const, bytes: writeJsonl(rows), rows: rows.length },
-    { path: 'rules.csv', format: 'csv' as const, bytes: writeCsv(rows), rows: rows.length },
+  const tables = [
+    { spec: RULES_TABLE, rows: rows as unknown as TableRow[] },
+    { spec: GLOSSARY_TABLE, rows: glossaryRows(document.glossary) },
+    { spec: RULES_META_TABLE, rows: rulesMetaRows(document, located) },
+    { spec: REFERENCES_TABLE, rows: referenceRows(references) },
   ]
+  const createdBy = `${TOOL.name} version ${TOOL.version}`
+  const exports: { path: string; table: string; format: ExportFormat; bytes: Uint8Array; rows: number }[] = []
+  for (const { spec, rows: tableRows } of tables) {
+    const add = (format: ExportFormat, out: Uint8Array) => exports.push({ path: `${spec.name}.${format}`, table: spec.name, format, bytes: out, rows: tableRows.length })
+    add('parquet', writeParquet(spec, tableRows, createdBy))
+    add('jsonl', writeJsonl(spec, tableRows))
+    add('csv', writeCsv(spec, tableRows))
+    if (options.arrow && spec === RULES_TABLE) add('arrow', options.arrow(spec, tableRows))
+  }
+
   const reportFile = { name: 'report.json', bytes: json(report) }
   const manifest = makeManifest({
     tool: TOOL,
@@ -57,10 +77,16 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
     sourceBytes: bytes,
     decoded,
     effectiveDate: document.effectiveDate,
-    counts: { rules: rows.length, examples: rows.reduce((n, r) => n + r.examples.length, 0), glossary: document.glossary.length },
+    counts: {
+      rules: rows.length,
+      examples: rows.reduce((n, r) => n + r.examples.length, 0),
+      glossary: document.glossary.length,
+      references: references.length,
+      unresolvedReferences: references.filter((r) => !r.resolved).length,
+    },
     validation: { valid: report.valid, errors: report.counts.errors, warnings: report.counts.warnings, report: reportFile.name },
     exports,
   })
   const files = [...exports.map((e) => ({ name: e.path, bytes: e.bytes })), reportFile, { name: 'manifest.json', bytes: json(manifest) }]
-  return { decoded, document, rows, report, manifest, files }
+  return { decoded, document, rows, tables, report, manifest, files }
 }

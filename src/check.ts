@@ -1,5 +1,5 @@
 import { runChecks } from './checks/index.js'
-import type { CheckRow } from './checks/types.js'
+import type { CheckInput, CheckRow } from './checks/types.js'
 import { sortDiagnostics } from './diagnostics.js'
 import type { CrDocument, Diagnostic, LocatedRow } from './types.js'
 
@@ -18,8 +18,13 @@ export function toCheckRow(record: Record<string, unknown>, where: { line?: numb
   return row
 }
 
+/** What the checks see of a parsed CR text: its rows with their lines, glossary and sections. */
+export function checkInputOf(doc: CrDocument, rows: LocatedRow[]): CheckInput {
+  const checkRows = rows.map((r) => toCheckRow({ ...r.row }, r.line === undefined ? {} : { line: r.line }))
+  return { rows: checkRows, glossary: doc.glossary, sections: doc.sections }
+}
+
 /** Every diagnostic for a parsed CR text: what the parser reported, then every check on its rows. */
 export function checkDocument(doc: CrDocument, rows: LocatedRow[]): Diagnostic[] {
-  const checkRows = rows.map((r) => toCheckRow({ ...r.row }, r.line === undefined ? {} : { line: r.line }))
-  return sortDiagnostics([...doc.diagnostics, ...runChecks({ rows: checkRows, glossary: doc.glossary, sections: doc.sections })])
+  return sortDiagnostics([...doc.diagnostics, ...runChecks(checkInputOf(doc, rows))])
 }

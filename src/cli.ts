@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-import { basename } from 'node:path'
-import { realpathSync } from 'node:fs'
+import { basename, dirname, extname, join } from 'node:path'
+import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildDataset } from './build.js'
 import { EtlError } from './errors.js'
 import { formatGithub, formatReport } from './format.js'
 import { copyNewestRelease, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from './node.js'
-import { sourceKindOf, validateSource } from './validate.js'
+import { knownRulesOf } from './checks/companion.js'
+import { readExportFile, sourceKindOf, validateSource } from './validate.js'
 import { TOOL } from './version.js'
 
 export interface CommandResult {
@@ -19,10 +20,12 @@ export interface CommandResult {
 const USAGE = `Usage: mtg-rules <command> [options]
 
 Commands:
-  build FILE [--out DIR] [--allow-errors] [--strict]
-      Build rules.parquet, rules.jsonl, rules.csv, report.json and manifest.json from a CR text.
-  validate FILE [--json | --format text|json|github] [--strict]
-      Check CR text (.txt) or an export (.parquet, .jsonl, .csv) and report every problem.
+  build FILE [--out DIR] [--allow-errors] [--strict] [--arrow]
+      Build the rules, glossary, rules_meta and references tables (Parquet, JSONL, CSV; rules.arrow
+      with --arrow), report.json and manifest.json from a CR text.
+  validate FILE [--json | --format text|json|github] [--strict] [--rules RULES_FILE]
+      Check CR text (.txt) or an export (.parquet, .jsonl, .csv) of any table and report every
+      problem. A companion table is checked against RULES_FILE (default: rules.* beside it).
   fetch --from DIR [--dest DIR]
       Copy the newest release of a folder of CR texts into the raw/ cache; prints its path.
 
@@ -69,18 +72,25 @@ async function build(args: string[]): Promise<CommandResult> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { out: { type: 'string', default: 'out' }, 'allow-errors': { type: 'boolean', default: false }, strict: { type: 'boolean', default: false } },
+    options: {
+      out: { type: 'string', default: 'out' },
+      'allow-errors': { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+      arrow: { type: 'boolean', default: false },
+    },
   })
   const file = oneFile(positionals, 'build')
   const bytes = readInputFile(file, MAX_TEXT_BYTES)
-  const result = buildDataset(basename(file), bytes, { strict: values.strict })
+  // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
+  const arrow = values.arrow ? (await import('./write-arrow.js')).writeArrow : undefined
+  const result = buildDataset(basename(file), bytes, { strict: values.strict, ...(arrow ? { arrow } : {}) })
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
   if (!result.report.valid && !values['allow-errors']) {
     return ok('', `${summary}\nbuild: ${file} has validation errors; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
   }
   writeFilesAtomically(values.out, result.files)
-  const made = `build: wrote ${result.files.map((f) => f.name).join(', ')} to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
+  const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
   return ok(`${summary}\n`, `${made}\n`, result.report.valid ? 0 : 1)
 }
 
@@ -88,15 +98,36 @@ async function validate(args: string[]): Promise<CommandResult> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, format: { type: 'string' }, strict: { type: 'boolean', default: false } },
+    options: {
+      json: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      rules: { type: 'string' },
+    },
   })
   const format = values.format ?? (values.json ? 'json' : 'text')
   if (!['text', 'json', 'github'].includes(format)) throw new EtlError('USAGE', `mtg-rules validate: --format must be text, json or github, not "${format}"`)
   const file = oneFile(positionals, 'validate')
   const limit = sourceKindOf(file) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES
-  const report = await validateSource(file, readInputFile(file, limit), { strict: values.strict })
+  const rulesFile = values.rules ?? companionRulesFile(file)
+  const knownRules = rulesFile === null ? undefined : await readKnownRules(rulesFile)
+  const report = await validateSource(file, readInputFile(file, limit), { strict: values.strict, ...(knownRules ? { knownRules } : {}) })
   const text = format === 'json' ? JSON.stringify(report, null, 2) : format === 'github' ? formatGithub(report) : formatReport(report)
   return ok(text === '' ? '' : text + '\n', '', report.valid ? 0 : 1)
+}
+
+// A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
+function companionRulesFile(file: string): string | null {
+  const stem = basename(file).replace(/\.[^.]+$/, '')
+  if (sourceKindOf(file) === 'cr-text' || !['glossary', 'rules_meta', 'references'].includes(stem)) return null
+  const candidates = [extname(file), '.parquet', '.jsonl', '.csv'].map((ext) => join(dirname(file), `rules${ext}`))
+  return candidates.find((p) => existsSync(p)) ?? null
+}
+
+async function readKnownRules(file: string) {
+  const read = await readExportFile(file, readInputFile(file, MAX_EXPORT_BYTES))
+  if (read.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${read.table.name} table, not the rules`)
+  return knownRulesOf(read.records.map((r) => r.record.number).filter((n): n is string => typeof n === 'string'))
 }
 
 function fetch(args: string[]): CommandResult {

@@ -59,6 +59,13 @@ export const diagnostics = {
   exampleAsRow(reason: string, where: Where & { number: string }): Diagnostic {
     return make('example-as-row', 'error', `row ${where.number} reads as an example, not a rule: ${reason}`, where, { reason })
   },
+  unknownNumber(field: string, value: string, where: Where): Diagnostic {
+    return make('unknown-number', 'error', `${field} ${value} is not a rule in the rules table`, where, { field, value })
+  },
+  resolvedMismatch(target: string, resolved: boolean, where: Where): Diagnostic {
+    const truth = resolved ? 'does not exist' : 'exists'
+    return make('unknown-number', 'error', `reference to ${target} says resolved: ${resolved}, but ${target} ${truth} in the rules table`, where, { target, resolved })
+  },
   columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
     return make('columns', severity, detail, {}, params)
   },

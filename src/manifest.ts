@@ -4,9 +4,13 @@ import { lineEndingLabel } from './read.js'
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
+export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
+
 export interface ExportEntry {
   path: string
-  format: 'parquet' | 'jsonl' | 'csv'
+  /** The table the file holds: rules, glossary, rules_meta or references. */
+  table: string
+  format: ExportFormat
   bytes: number
   rows: number
   sha256: string
@@ -25,7 +29,7 @@ export interface Manifest {
     lineEndingCounts: { crlf: number; cr: number; lf: number }
     effectiveDate: string | null
   }
-  counts: { rules: number; examples: number; glossary: number }
+  counts: { rules: number; examples: number; glossary: number; references: number; unresolvedReferences: number }
   validation: { valid: boolean; errors: number; warnings: number; report: string }
   exports: ExportEntry[]
 }
@@ -38,7 +42,7 @@ export interface ManifestInput {
   effectiveDate: string | null
   counts: Manifest['counts']
   validation: Manifest['validation']
-  exports: { path: string; format: ExportEntry['format']; bytes: Uint8Array; rows: number }[]
+  exports: { path: string; table: string; format: ExportFormat; bytes: Uint8Array; rows: number }[]
 }
 
 export function makeManifest(input: ManifestInput): Manifest {
@@ -56,6 +60,6 @@ export function makeManifest(input: ManifestInput): Manifest {
     },
     counts: input.counts,
     validation: input.validation,
-    exports: input.exports.map((e) => ({ path: e.path, format: e.format, bytes: e.bytes.length, rows: e.rows, sha256: sha256(e.bytes) })),
+    exports: input.exports.map((e) => ({ path: e.path, table: e.table, format: e.format, bytes: e.bytes.length, rows: e.rows, sha256: sha256(e.bytes) })),
   }
 }

@@ -7,15 +7,15 @@ export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv'
 export interface Report {
   valid: boolean
   strict: boolean
-  source: { file: string; kind: SourceKind; rows: number }
+  source: { file: string; kind: SourceKind; table: string; rows: number }
   notes: string[]
   counts: { errors: number; warnings: number; byCode: Record<string, number> }
   diagnostics: Diagnostic[]
 }
 
 /** Build the report; with `strict`, warnings make the input invalid too. */
-export function makeReport(file: string, kind: SourceKind, rows: number, diagnostics: Diagnostic[], strict = false, notes: string[] = []): Report {
+export function makeReport(source: Report['source'], diagnostics: Diagnostic[], strict = false, notes: string[] = []): Report {
   const counts = countDiagnostics(diagnostics)
   const valid = counts.errors === 0 && (!strict || counts.warnings === 0)
-  return { valid, strict, source: { file, kind, rows }, notes, counts, diagnostics }
+  return { valid, strict, source, notes, counts, diagnostics }
 }

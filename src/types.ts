@@ -72,6 +72,7 @@ export type DiagnosticCode =
   | 'example-as-row'
   | 'structure'
   | 'columns'
+  | 'unknown-number'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

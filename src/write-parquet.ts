@@ -1,45 +1,58 @@
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import type { SchemaElement } from 'hyparquet'
-import type { RuleRow } from './types.js'
+import type { ColumnSpec, TableRow, TableSpec } from './tables.js'
 
-// The layout pyarrow and Hugging Face write: optional columns, `examples` as a 3-level LIST whose
-// child is named `element`. Without an explicit schema hyparquet-writer would store the lists as
-// JSON text and the index as INT32.
-const SCHEMA: SchemaElement[] = [
-  { name: 'schema', num_children: 4 },
-  { name: 'number', type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' }, repetition_type: 'OPTIONAL' },
-  { name: 'text', type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' }, repetition_type: 'OPTIONAL' },
-  { name: 'examples', num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' }, repetition_type: 'OPTIONAL' },
-  { name: 'list', num_children: 1, repetition_type: 'REPEATED' },
-  { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' }, repetition_type: 'OPTIONAL' },
-  { name: 'index', type: 'INT64', repetition_type: 'OPTIONAL' },
-]
+const STRING = { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } } as const
 
-// What `datasets` stores in the file so that it loads `examples` as Sequence(string).
-const HF_FEATURES = JSON.stringify({
-  info: {
-    features: {
-      number: { dtype: 'string', _type: 'Value' },
-      text: { dtype: 'string', _type: 'Value' },
-      examples: { feature: { dtype: 'string', _type: 'Value' }, _type: 'Sequence' },
-      index: { dtype: 'int64', _type: 'Value' },
-    },
-  },
-})
+// The layout pyarrow and Hugging Face write: optional columns, lists as 3-level LIST whose child is
+// named `element`. Without an explicit schema hyparquet-writer would store lists as JSON text and
+// int64 as INT32.
+function schemaOf(column: ColumnSpec): SchemaElement[] {
+  const optional = { repetition_type: 'OPTIONAL' } as const
+  switch (column.type) {
+    case 'string':
+      return [{ name: column.name, ...STRING, ...optional }]
+    case 'int64':
+      return [{ name: column.name, type: 'INT64', ...optional }]
+    case 'bool':
+      return [{ name: column.name, type: 'BOOLEAN', ...optional }]
+    case 'list<string>':
+      return [
+        { name: column.name, num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' }, ...optional },
+        { name: 'list', num_children: 1, repetition_type: 'REPEATED' },
+        { name: 'element', ...STRING, ...optional },
+      ]
+  }
+}
 
-/** Parquet, SNAPPY-compressed, one row group, columns number, text, examples, index. */
-export function writeParquet(rows: RuleRow[], createdBy: string): Uint8Array {
+const HF_TYPES: Record<ColumnSpec['type'], unknown> = {
+  string: { dtype: 'string', _type: 'Value' },
+  int64: { dtype: 'int64', _type: 'Value' },
+  bool: { dtype: 'bool', _type: 'Value' },
+  'list<string>': { feature: { dtype: 'string', _type: 'Value' }, _type: 'Sequence' },
+}
+
+/** What the Hugging Face `datasets` library stores in a Parquet file to know its features. */
+export function hfFeatures(table: TableSpec): Record<string, unknown> {
+  return Object.fromEntries(table.columns.map((c) => [c.name, HF_TYPES[c.type]]))
+}
+
+function columnData(column: ColumnSpec, rows: TableRow[]): unknown[] {
+  if (column.type !== 'int64') return rows.map((r) => r[column.name] ?? null)
+  return rows.map((r) => {
+    const v = r[column.name]
+    return v === null || v === undefined ? null : BigInt(v as number)
+  })
+}
+
+/** Parquet, SNAPPY-compressed, one row group, the table's columns in order. */
+export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: string): Uint8Array {
   const buffer = parquetWriteBuffer({
-    columnData: [
-      { name: 'number', data: rows.map((r) => r.number) },
-      { name: 'text', data: rows.map((r) => r.text) },
-      { name: 'examples', data: rows.map((r) => r.examples) },
-      { name: 'index', data: rows.map((r) => BigInt(r.index)) },
-    ],
-    schema: SCHEMA,
+    columnData: table.columns.map((c) => ({ name: c.name, data: columnData(c, rows) })),
+    schema: [{ name: 'schema', num_children: table.columns.length }, ...table.columns.flatMap(schemaOf)],
     codec: 'SNAPPY',
     rowGroupSize: Math.max(rows.length, 1),
-    kvMetadata: [{ key: 'huggingface', value: HF_FEATURES }],
+    kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features: hfFeatures(table) } }) }],
     createdBy,
   })
   return new Uint8Array(buffer)

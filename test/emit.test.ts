@@ -90,7 +90,11 @@ describe('determinism and the manifest', () => {
   it('records the source, counts and every export', () => {
     const m = built.manifest
     expect(m.source).toMatchObject({ file: r.file, bytes: 939765, encoding: 'utf-8', bom: true, lineEndings: 'CRLF', effectiveDate: '2025-02-07' })
-    expect(m.counts).toEqual({ rules: r.rules, examples: r.examples, glossary: r.glossary })
-    expect(m.exports.map((e) => [e.path, e.rows, e.bytes])).toEqual(['rules.parquet', 'rules.jsonl', 'rules.csv'].map((p) => [p, r.rules, bytesOf(p).length]))
+    expect(m.counts).toMatchObject({ rules: r.rules, examples: r.examples, glossary: r.glossary, unresolvedReferences: 1 })
+    const rulesExports = m.exports.filter((e) => e.table === 'rules')
+    expect(rulesExports.map((e) => [e.path, e.rows, e.bytes])).toEqual(['rules.parquet', 'rules.jsonl', 'rules.csv'].map((p) => [p, r.rules, bytesOf(p).length]))
+    expect(m.exports.map((e) => e.path)).toEqual(
+      ['rules', 'glossary', 'rules_meta', 'references'].flatMap((t) => ['parquet', 'jsonl', 'csv'].map((f) => `${t}.${f}`)),
+    )
   })
 })

@@ -40,7 +40,7 @@ describe('validate on the public dataset layout, built from the samples', () => 
     const report = await validateSource(path, new Uint8Array(readFileSync(path)))
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true)
     expect(report.valid).toBe(false)
-    expect(report.source).toEqual({ file: path, kind: format, rows: 200 })
+    expect(report.source).toEqual({ file: path, kind: format, table: 'rules', rows: 200 })
     expect(report.notes).toEqual(['column __index_level_0__ was read as index (pandas layout)'])
     const found = (code: string) => report.diagnostics.filter((d) => d.code === code)
     expect(found('duplicate-number').map((d) => [d.number, d.position])).toEqual([['704.5a', 199]])

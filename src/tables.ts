@@ -1,0 +1,70 @@
+/** Column types every export format can hold: Parquet, JSONL, CSV and Arrow. */
+export type ColumnType = 'string' | 'int64' | 'bool' | 'list<string>'
+
+export interface ColumnSpec {
+  name: string
+  type: ColumnType
+  /** May hold null (default false). */
+  nullable?: boolean
+}
+
+/** One exported table: its file stem (`rules` → rules.parquet, rules.jsonl, …) and columns in order. */
+export interface TableSpec {
+  name: string
+  columns: ColumnSpec[]
+}
+
+export type TableRow = Record<string, string | number | boolean | string[] | null>
+
+export const RULES_TABLE: TableSpec = {
+  name: 'rules',
+  columns: [
+    { name: 'number', type: 'string' },
+    { name: 'text', type: 'string' },
+    { name: 'examples', type: 'list<string>' },
+    { name: 'index', type: 'int64' },
+  ],
+}
+
+export const GLOSSARY_TABLE: TableSpec = {
+  name: 'glossary',
+  columns: [
+    { name: 'term', type: 'string' },
+    { name: 'definition', type: 'string' },
+    { name: 'index', type: 'int64' },
+    { name: 'see', type: 'list<string>' },
+    { name: 'obsolete', type: 'bool' },
+  ],
+}
+
+export const RULES_META_TABLE: TableSpec = {
+  name: 'rules_meta',
+  columns: [
+    { name: 'number', type: 'string' },
+    { name: 'chapter', type: 'string' },
+    { name: 'chapter_title', type: 'string', nullable: true },
+    { name: 'section', type: 'string' },
+    { name: 'section_title', type: 'string', nullable: true },
+    { name: 'parent', type: 'string', nullable: true },
+    { name: 'depth', type: 'int64' },
+    { name: 'line', type: 'int64' },
+  ],
+}
+
+export const REFERENCES_TABLE: TableSpec = {
+  name: 'references',
+  columns: [
+    { name: 'source', type: 'string' },
+    { name: 'target', type: 'string' },
+    { name: 'kind', type: 'string' },
+    { name: 'resolved', type: 'bool' },
+    { name: 'span', type: 'string' },
+  ],
+}
+
+/** Every table a build exports, rules first. */
+export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES_TABLE]
+
+export function tableByName(name: string): TableSpec | undefined {
+  return TABLES.find((t) => t.name === name)
+}

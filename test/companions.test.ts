@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { tableFromIPC } from 'apache-arrow'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { buildDataset, type BuildResult } from '../src/build.js'
+import { knownRulesOf } from '../src/checks/companion.js'
+import { parseDocument } from '../src/parse.js'
+import { splitLines } from '../src/read.js'
+import { normalizeRules } from '../src/normalize.js'
+import { rulesMetaRows } from '../src/companions.js'
+import { TABLES, type ColumnType } from '../src/tables.js'
+import { validateSource } from '../src/validate.js'
+import { writeArrow } from '../src/write-arrow.js'
+import { duck, lit } from './helpers/duckdb.js'
+import { readBytes, release, releases } from './helpers/shared.js'
+
+const rowsOf = (b: BuildResult, table: string) => b.tables.find((t) => t.spec.name === table)!.rows
+
+describe('companions on every published release', () => {
+  it.each(releases().map((r) => [r.file, r] as const))('%s: glossary rows as the README counts, unresolved edges = dangling-reference warnings', (_, r) => {
+    const b = buildDataset(r.file, readBytes(r.path))
+    expect(rowsOf(b, 'glossary')).toHaveLength(r.glossary)
+    expect(rowsOf(b, 'rules_meta')).toHaveLength(r.rules)
+    const unresolved = rowsOf(b, 'references').filter((x) => x.resolved === false)
+    expect(unresolved).toHaveLength(b.report.diagnostics.filter((d) => d.code === 'dangling-reference').length)
+    expect(b.manifest.counts.unresolvedReferences).toBe(unresolved.length)
+  })
+})
+
+describe('companions of CR 2025-02-07', () => {
+  const r = release('2025-02-07')
+  let b: BuildResult
+  let dir: string
+  beforeAll(() => {
+    b = buildDataset(r.file, readBytes(r.path), { arrow: writeArrow })
+    dir = mkdtempSync(join(tmpdir(), 'companions-'))
+    for (const f of b.files) writeFileSync(join(dir, f.name), f.bytes)
+  })
+  const glossary = () => new Map(rowsOf(b, 'glossary').map((g) => [g.term as string, g]))
+
+  it('glossary: a multi-line definition, an obsolete term, comma headwords', () => {
+    expect(glossary().get('Ability')).toMatchObject({ see: ['113', '6'], obsolete: false })
+    expect((glossary().get('Ability')!.definition as string).split('\n')).toHaveLength(3)
+    expect(glossary().get('Bury')).toMatchObject({ obsolete: true, see: [] })
+    expect(glossary().has('Bury (Obsolete)')).toBe(false)
+    expect(glossary().get('Control, Controller')!.index).toBeGreaterThan(0)
+    expect(glossary().get('Banding, “Bands with Other”')).toMatchObject({ see: ['702.22'] })
+  })
+
+  it('references: the glossary "Map" cites 110.10, which is unresolved', () => {
+    const map = rowsOf(b, 'references').filter((x) => x.source === 'glossary:Map')
+    expect(map).toContainEqual({ source: 'glossary:Map', target: '110.10', kind: 'rule', resolved: false, span: '110.10' })
+    expect(rowsOf(b, 'references')).toContainEqual({ source: '100.1b', target: '8', kind: 'chapter', resolved: true, span: '8' })
+  })
+
+  it('rules_meta: the parent by number structure, never by string prefix', () => {
+    const meta = new Map(rowsOf(b, 'rules_meta').map((m) => [m.number as string, m]))
+    expect(meta.get('702.10a')).toMatchObject({ parent: '702.10', depth: 2, section: '702', section_title: 'Keyword Abilities', chapter: '7', chapter_title: 'Additional Rules' })
+    expect(meta.get('702.1a')).toMatchObject({ parent: '702.1', depth: 2 })
+    expect(meta.get('702.10')).toMatchObject({ parent: null, depth: 1 })
+    expect(meta.get('100.1')).toMatchObject({ line: 183, section_title: 'General', chapter_title: 'Game Concepts' })
+  })
+
+  it('rules_meta: multi-letter subrules belong to the rule, not to a lettered subrule', () => {
+    const text = readFileSync(join(import.meta.dirname, 'fixtures/mini-cr.txt'), 'utf8')
+    const doc = parseDocument(splitLines(text))
+    const meta = new Map(rulesMetaRows(doc, normalizeRules(doc.rules)).map((m) => [m.number, m]))
+    expect(meta.get('101.1aa')).toMatchObject({ parent: '101.1', depth: 2 })
+    expect(meta.get('101.1a')).toMatchObject({ parent: '101.1', depth: 2 })
+  })
+
+  const DUCK: Record<ColumnType, string> = { string: 'VARCHAR', int64: 'BIGINT', bool: 'BOOLEAN', 'list<string>': 'VARCHAR[]' }
+  const companions = TABLES.filter((t) => t.name !== 'rules')
+
+  it.each(companions.map((t) => [t.name, t] as const))('%s: DuckDB reads Parquet, JSONL and CSV with the declared types and equal rows', async (name, table) => {
+    const expected = table.columns.map((c) => [c.name, DUCK[c.type]])
+    // CSV carries no types: read it with the declared ones (as the README says).
+    const csvColumns = `{${table.columns.map((c) => `'${c.name}': '${DUCK[c.type] === 'VARCHAR[]' ? 'VARCHAR' : DUCK[c.type]}'`).join(', ')}}`
+    const sources = {
+      parquet: lit(join(dir, `${name}.parquet`)),
+      jsonl: `read_json(${lit(join(dir, `${name}.jsonl`))}, columns = {${table.columns.map((c) => `'${c.name}': '${DUCK[c.type]}'`).join(', ')}})`,
+      csv: `read_csv(${lit(join(dir, `${name}.csv`))}, columns = ${csvColumns}, header = true)`,
+    }
+    for (const [format, from] of Object.entries(sources)) {
+      const types = await duck<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`)
+      if (format !== 'csv') expect(types.map((t) => [t.column_name, t.column_type]), format).toEqual(expected)
+      const rows = await duck<Record<string, unknown>>(`SELECT * FROM ${from}`)
+      const normalized = rows.map((x) =>
+        Object.fromEntries(table.columns.map((c) => {
+          const v = x[c.name]
+          if (c.type === 'int64') return [c.name, Number(v)]
+          if (c.type === 'list<string>' && typeof v === 'string') return [c.name, JSON.parse(v)]
+          return [c.name, v ?? null]
+        })),
+      )
+      expect(normalized, format).toEqual(rowsOf(b, name))
+    }
+  })
+
+  it('rules.arrow reads back equal to the JSONL rows', () => {
+    const table = tableFromIPC(readFileSync(join(dir, 'rules.arrow')))
+    expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual(['number:Utf8', 'text:Utf8', 'examples:List<Utf8>', 'index:Int64'])
+    const jsonl = readFileSync(join(dir, 'rules.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
+    const arrowRows = table.toArray().map((row) => {
+      const o = row.toJSON()
+      return { number: o.number, text: o.text, examples: [...o.examples], index: Number(o.index) }
+    })
+    expect(arrowRows).toEqual(jsonl)
+  })
+
+  it('validate checks a companion file against its schema and the rules beside it', async () => {
+    const meta = readFileSync(join(dir, 'rules_meta.jsonl'), 'utf8').split('\n')
+    meta[1] = meta[1]!.replace('"number":"100.1a"', '"number":"100.1z"').replace('"depth":2', '"depth":7')
+    const known = knownRulesOf(b.rows.map((x) => x.number))
+    const report = await validateSource('rules_meta.jsonl', new TextEncoder().encode(meta.join('\n')), { knownRules: known })
+    expect(report.valid).toBe(false)
+    expect(report.diagnostics.map((d) => [d.code, d.number, d.line, d.message])).toEqual([
+      ['schema', '100.1z', 2, '/depth must be equal to one of the allowed values'],
+      ['unknown-number', '100.1z', 2, 'number 100.1z is not a rule in the rules table'],
+    ])
+    const clean = await validateSource('references.parquet', readFileSync(join(dir, 'references.parquet')), { knownRules: known })
+    expect(clean.valid).toBe(true)
+    expect(clean.diagnostics.map((d) => d.message)).toEqual(['glossary:Map cites 110.10 (“110.10”), which does not exist'])
+  })
+})

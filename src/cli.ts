@@ -4,6 +4,9 @@ import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildDataset } from './build.js'
+import { renderChangelog } from './changelog.js'
+import { diffReleases } from './diff.js'
+import { diffSideOf } from './diff-input.js'
 import { EtlError } from './errors.js'
 import { formatGithub, formatReport } from './format.js'
 import { copyNewestRelease, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from './node.js'
@@ -26,6 +29,9 @@ Commands:
   validate FILE [--json | --format text|json|github] [--strict] [--rules RULES_FILE]
       Check CR text (.txt) or an export (.parquet, .jsonl, .csv) of any table and report every
       problem. A companion table is checked against RULES_FILE (default: rules.* beside it).
+  diff OLD NEW [--json] [--out FILE]
+      Compare two releases (CR texts or rules exports): added, removed, edited and moved rules,
+      as a Markdown changelog (or JSON).
   fetch --from DIR [--dest DIR]
       Copy the newest release of a folder of CR texts into the raw/ cache; prints its path.
 
@@ -44,6 +50,8 @@ export async function runCommand(argv: string[]): Promise<CommandResult> {
         return await validate(rest)
       case 'fetch':
         return fetch(rest)
+      case 'diff':
+        return await diff(rest)
       case '--version':
       case '-v':
         return ok(`${TOOL.version}\n`)
@@ -128,6 +136,21 @@ async function readKnownRules(file: string) {
   const read = await readExportFile(file, readInputFile(file, MAX_EXPORT_BYTES))
   if (read.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${read.table.name} table, not the rules`)
   return knownRulesOf(read.records.map((r) => r.record.number).filter((n): n is string => typeof n === 'string'))
+}
+
+async function diff(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, out: { type: 'string' } } })
+  if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
+  const [oldFile, newFile] = positionals as [string, string]
+  const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
+  const oldSide = await diffSideOf(oldFile, readInputFile(oldFile, limit(oldFile)))
+  const newSide = await diffSideOf(newFile, readInputFile(newFile, limit(newFile)))
+  const result = diffReleases(oldSide, newSide)
+  const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
+  if (values.out === undefined) return ok(text)
+  writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  const c = result.counts
+  return ok('', `diff: wrote ${values.out} (${c.edited} edited, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`)
 }
 
 function fetch(args: string[]): CommandResult {

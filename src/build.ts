@@ -1,3 +1,4 @@
+import { renderDatasetCard } from './card.js'
 import { checkDocument, checkInputOf } from './check.js'
 import { collectReferences } from './checks/index.js'
 import { glossaryRows, referenceRows, rulesMetaRows } from './companions.js'
@@ -36,7 +37,7 @@ export interface BuildResult {
   tables: { spec: TableSpec; rows: TableRow[] }[]
   report: Report
   manifest: Manifest
-  /** Exports, report.json and manifest.json, manifest last. */
+  /** Exports, report.json, the dataset card README.md and manifest.json, manifest last. */
   files: OutputFile[]
 }
 
@@ -87,6 +88,7 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
     validation: { valid: report.valid, errors: report.counts.errors, warnings: report.counts.warnings, report: reportFile.name },
     exports,
   })
-  const files = [...exports.map((e) => ({ name: e.path, bytes: e.bytes })), reportFile, { name: 'manifest.json', bytes: json(manifest) }]
+  const card = { name: 'README.md', bytes: new TextEncoder().encode(renderDatasetCard(tables.map((t) => t.spec), manifest, report)) }
+  const files = [...exports.map((e) => ({ name: e.path, bytes: e.bytes })), reportFile, card, { name: 'manifest.json', bytes: json(manifest) }]
   return { decoded, document, rows, tables, report, manifest, files }
 }

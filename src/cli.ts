@@ -3,13 +3,14 @@ import { basename, dirname, extname, join } from 'node:path'
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildDataset } from './build.js'
+import { buildDataset, type BuildResult } from './build.js'
 import { renderChangelog } from './changelog.js'
 import { diffReleases } from './diff.js'
 import { diffSideOf } from './diff-input.js'
 import { EtlError } from './errors.js'
+import { historyCsv, historyRowOf, renderHistoryTable, type HistoryRow } from './history.js'
 import { formatGithub, formatReport } from './format.js'
-import { copyNewestRelease, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from './node.js'
+import { copyNewestRelease, listReleases, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from './node.js'
 import { knownRulesOf } from './checks/companion.js'
 import { readExportFile, sourceKindOf, validateSource } from './validate.js'
 import { TOOL } from './version.js'
@@ -32,8 +33,12 @@ Commands:
   diff OLD NEW [--json] [--out FILE]
       Compare two releases (CR texts or rules exports): added, removed, edited and moved rules,
       as a Markdown changelog (or JSON).
-  fetch --from DIR [--dest DIR]
-      Copy the newest release of a folder of CR texts into the raw/ cache; prints its path.
+  history DIR [--out DIR] [--arrow]
+      Build and validate every CR text in DIR, oldest first; print a table and write
+      history.json and history.csv (default out/history), each release's files in a folder of its own.
+  fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
+      Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules),
+      or copy the newest release of a folder, into the raw/ cache; prints its path.
 
 Exit codes: 0 valid (warnings allowed), 1 validation errors, 2 unusable input or arguments.`
 
@@ -49,9 +54,11 @@ export async function runCommand(argv: string[]): Promise<CommandResult> {
       case 'validate':
         return await validate(rest)
       case 'fetch':
-        return fetch(rest)
+        return await fetch(rest)
       case 'diff':
         return await diff(rest)
+      case 'history':
+        return await history(rest)
       case '--version':
       case '-v':
         return ok(`${TOOL.version}\n`)
@@ -153,11 +160,77 @@ async function diff(args: string[]): Promise<CommandResult> {
   return ok('', `diff: wrote ${values.out} (${c.edited} edited, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`)
 }
 
-function fetch(args: string[]): CommandResult {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, dest: { type: 'string', default: 'raw' } } })
+async function history(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string', default: join('out', 'history') }, arrow: { type: 'boolean', default: false } } })
+  if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules history: expected one DIR, got ${positionals.length}`)
+  const releases = listReleases(positionals[0]!)
+  const arrow = values.arrow ? (await import('./write-arrow.js')).writeArrow : undefined
+  const progress = await startProgress(releases.length)
+  const rows: HistoryRow[] = []
+  for (const release of releases) {
+    const started = performance.now()
+    let outcome: BuildResult | Error
+    try {
+      outcome = buildDataset(release.name, readInputFile(release.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
+      const folder = join(values.out, outcome.document.effectiveDate ?? release.name.replace(/\.txt$/i, ''))
+      writeFilesAtomically(folder, outcome.files)
+    } catch (e) {
+      if (!(e instanceof EtlError)) throw e
+      outcome = e
+    }
+    const row = historyRowOf(release.name, outcome, (performance.now() - started) / 1000)
+    rows.push(row)
+    progress.step(row)
+  }
+  progress.stop()
+  writeFilesAtomically(values.out, [
+    { name: 'history.json', bytes: new TextEncoder().encode(JSON.stringify(rows, null, 2) + '\n') },
+    { name: 'history.csv', bytes: historyCsv(rows) },
+  ])
+  const failed = rows.filter((r) => !r.ok).length
+  const summary = `history: ${rows.length - failed} of ${rows.length} releases built; wrote ${join(values.out, 'history.json')} and history.csv\n`
+  return ok(renderHistoryTable(rows) + '\n', summary, failed > 0 ? 1 : 0)
+}
+
+// A progress bar on a terminal, one plain line per release otherwise (CI logs, pipes).
+async function startProgress(total: number) {
+  if (process.stderr.isTTY) {
+    const { SingleBar, Presets } = await import('cli-progress')
+    const bar = new SingleBar({ format: 'history [{bar}] {value}/{total} {file}', stream: process.stderr }, Presets.shades_classic)
+    bar.start(total, 0, { file: '' })
+    return { step: (row: HistoryRow) => bar.increment({ file: row.file }), stop: () => bar.stop() }
+  }
+  let done = 0
+  return {
+    step: (row: HistoryRow) => process.stderr.write(`history: ${++done}/${total} ${row.file}: ${row.ok ? 'ok' : 'FAILED'} (${row.seconds.toFixed(2)} s)\n`),
+    stop: () => {},
+  }
+}
+
+async function fetch(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { from: { type: 'string' }, url: { type: 'string' }, dest: { type: 'string', default: 'raw' }, timeout: { type: 'string' }, retries: { type: 'string' } },
+  })
   if (positionals.length > 0) throw new EtlError('USAGE', `mtg-rules fetch: unexpected argument "${positionals[0]}"`)
-  if (values.from === undefined) throw new EtlError('USAGE', 'mtg-rules fetch: --from DIR is required (downloading from the rules website is not supported yet)')
-  return ok(copyNewestRelease(values.from, values.dest) + '\n')
+  if (values.from !== undefined && values.url !== undefined) throw new EtlError('USAGE', 'mtg-rules fetch: give --from DIR or --url PAGE, not both')
+  if (values.from !== undefined) return ok(copyNewestRelease(values.from, values.dest) + '\n')
+  const { fetchRelease } = await import('./fetch-release.js')
+  const number = (name: string, v: string | undefined) => {
+    if (v === undefined) return undefined
+    if (!/^\d+$/.test(v)) throw new EtlError('USAGE', `mtg-rules fetch: --${name} takes a whole number, not "${v}"`)
+    return Number(v)
+  }
+  const timeoutMs = number('timeout', values.timeout)
+  const retries = number('retries', values.retries)
+  const path = await fetchRelease({
+    dest: values.dest,
+    ...(values.url !== undefined ? { url: values.url } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(retries !== undefined ? { retries } : {}),
+  })
+  return ok(path + '\n')
 }
 
 async function main() {

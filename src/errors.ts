@@ -9,6 +9,7 @@ export type EtlErrorCode =
   | 'EXPORT_MALFORMED'
   | 'OUTPUT_UNWRITABLE'
   | 'ARCHIVE_EMPTY'
+  | 'FETCH_FAILED'
   | 'USAGE'
 
 /**

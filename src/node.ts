@@ -90,6 +90,28 @@ export function writeFilesAtomically(dir: string, files: OutputFile[]): void {
   }
 }
 
+/** The CR texts (.txt) of a folder, oldest first by the effective date inside each, then by name. */
+export function listReleases(folder: string): { name: string; path: string; effectiveDate: string | null }[] {
+  let names: string[]
+  try {
+    names = readdirSync(folder).filter((n) => n.toLowerCase().endsWith('.txt'))
+  } catch (e) {
+    throw new EtlError('INPUT_MISSING', `history: cannot list ${folder}: ${describeFsError(e)}`)
+  }
+  if (names.length === 0) throw new EtlError('ARCHIVE_EMPTY', `history: no .txt files in ${folder}`)
+  const releases = names.map((name) => {
+    const path = join(folder, name)
+    let effectiveDate: string | null = null
+    try {
+      effectiveDate = effectiveDateOf(name, readInputFile(path, MAX_TEXT_BYTES))
+    } catch {
+      // Unreadable releases still get their row: the build will say what is wrong.
+    }
+    return { name, path, effectiveDate }
+  })
+  return releases.sort((a, b) => (a.effectiveDate ?? '9999').localeCompare(b.effectiveDate ?? '9999') || a.name.localeCompare(b.name))
+}
+
 /**
  * Copy the newest release of an archive folder into `dest` as `MagicCompRules YYYYMMDD.txt` and
  * record its sha256 in `dest/index.json`. Returns the copied file's path.
@@ -107,9 +129,17 @@ export function copyNewestRelease(archive: string, dest: string): string {
   })
   const newest = chooseNewest(candidates, archive)
   const bytes = candidates.find((c) => c.name === newest.name)!.bytes
-  const fileName = releaseFileName(newest.effectiveDate)
+  return storeRelease(dest, bytes, newest.effectiveDate, newest.name)
+}
+
+/**
+ * Store a release's bytes in the cache as `MagicCompRules YYYYMMDD.txt` and record its sha256,
+ * size and origin in `dest/index.json`, both atomically. Returns the stored file's path.
+ */
+export function storeRelease(dest: string, bytes: Uint8Array, effectiveDate: string, from: string): string {
+  const fileName = releaseFileName(effectiveDate)
   const index = readIndex(join(dest, 'index.json'))
-  index[fileName] = { sha256: sha256(bytes), bytes: bytes.length, effectiveDate: newest.effectiveDate, from: newest.name }
+  index[fileName] = { sha256: sha256(bytes), bytes: bytes.length, effectiveDate, from }
   const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => a.localeCompare(b)))
   writeFilesAtomically(dest, [
     { name: fileName, bytes },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' }
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
 import { cli, snapshot } from './helpers/cli.js'
@@ -18,7 +19,7 @@ const fixture = join(import.meta.dirname, 'fixtures/mini-cr.txt')
 
 beforeAll(() => {
   const run = cli(['build', r.path, '--out', out])
-  expect(run.stderr).toMatch(/^build: wrote 14 files to .* \(2941 rules, 276 examples, 675 glossary entries, effective 2024-03-08\)\n$/)
+  expect(run.stderr).toMatch(/^build: wrote 15 files to .* \(2941 rules, 276 examples, 675 glossary entries, effective 2024-03-08\)\n$/)
   expect(run.status).toBe(0)
 })
 
@@ -31,6 +32,29 @@ describe('mtg-rules build', () => {
     expect(validReport(report), JSON.stringify(validReport.errors)).toBe(true)
     expect(report.counts).toEqual({ errors: 0, warnings: 4, byCode: { 'dangling-reference': 1, 'source-format': 3 } })
     expect(snapshot(out)[`rules.parquet`]).toBe(manifest.exports[0].sha256)
+  })
+
+  it('writes a dataset card whose YAML parses and whose counts match the manifest', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    const card = readFileSync(join(out, 'README.md'), 'utf8')
+    const [, yamlText, body] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(card)!
+    const header = parseYaml(yamlText!)
+    const byConfig = new Map(header.dataset_info.map((d: { config_name: string }) => [d.config_name, d]))
+    const rulesInfo = byConfig.get('default') as { features: unknown[]; splits: { num_examples: number }[] }
+    expect(rulesInfo.features).toEqual([
+      { name: 'number', dtype: 'string' },
+      { name: 'text', dtype: 'string' },
+      { name: 'examples', sequence: 'string' },
+      { name: 'index', dtype: 'int64' },
+    ])
+    for (const e of manifest.exports.filter((x: { format: string }) => x.format === 'parquet')) {
+      const info = byConfig.get(e.table === 'rules' ? 'default' : e.table) as { splits: { num_examples: number; num_bytes: number }[] }
+      expect(info.splits[0]).toEqual({ name: 'train', num_examples: e.rows, num_bytes: e.bytes })
+    }
+    expect(header.configs[0]).toEqual({ config_name: 'default', default: true, data_files: [{ split: 'train', path: 'rules.parquet' }] })
+    expect(body).toContain(`sha256: \`${manifest.source.sha256}\``)
+    expect(body).toContain('effective 2024-03-08')
+    expect(body).toContain('Valid: 0 errors, 4 warnings (1 dangling-reference, 3 source-format)')
   })
 
   it('gives the same bytes when run again, from another folder', () => {

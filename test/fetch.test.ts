@@ -1,0 +1,102 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCommand } from '../src/cli.js'
+import { findTextLink } from '../src/fetch-release.js'
+import { snapshot } from './helpers/cli.js'
+import { readBytes, release } from './helpers/shared.js'
+
+const cr = readBytes(release('2025-02-07').path)
+const cut = cr.subarray(0, Math.floor(cr.length / 2))
+let server: Server
+let base: string
+let hits: Record<string, number> = {}
+
+// A stand-in for the rules website on 127.0.0.1: a page with a link, the text, and what goes wrong.
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = decodeURIComponent(req.url ?? '')
+    hits[path] = (hits[path] ?? 0) + 1
+    const page = (href: string) => `<!doctype html><html><body><a href="/en/rules.pdf">PDF</a> <a href="${href}">TXT</a></body></html>`
+    switch (path) {
+      case '/en/rules':
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(page('/downloads/MagicCompRules%2020250207.txt'))
+      case '/downloads/MagicCompRules 20250207.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain', 'content-length': cr.length }).end(cr)
+      case '/html-instead':
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(page('/error-page.txt'))
+      case '/error-page.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end('<html><body><h1>Service unavailable</h1></body></html>')
+      case '/truncated.txt':
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': cr.length })
+        res.write(cut)
+        return setTimeout(() => res.socket?.destroy(), 20)
+      case '/half-a-text.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(cut)
+      case '/slow.txt':
+        return setTimeout(() => res.writeHead(200).end(cr), 3000)
+      case '/flaky.txt':
+        if (hits[path] === 1) return res.writeHead(503).end('try later')
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(cr)
+      default:
+        return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const fetchInto = (dest: string, url: string, ...more: string[]) => runCommand(['fetch', '--url', url, '--dest', dest, '--retries', '1', ...more])
+
+describe('mtg-rules fetch --url (against a local server)', () => {
+  it('follows the page to the text and stores it by its effective date, with its sha256', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    const run = await fetchInto(dest, `${base}/en/rules`)
+    expect(run).toEqual({ exitCode: 0, stdout: join(dest, 'MagicCompRules 20250207.txt') + '\n', stderr: '' })
+    expect(readBytes(join(dest, 'MagicCompRules 20250207.txt'))).toEqual(cr)
+    const index = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
+    expect(index['MagicCompRules 20250207.txt']).toEqual({
+      sha256: snapshot(dest)['MagicCompRules 20250207.txt'],
+      bytes: cr.length,
+      effectiveDate: '2025-02-07',
+      from: `${base}/downloads/MagicCompRules%2020250207.txt`,
+    })
+  })
+
+  it('retries a 5xx answer', async () => {
+    hits = {}
+    const run = await fetchInto(mkdtempSync(join(tmpdir(), 'raw-')), `${base}/flaky.txt`)
+    expect([run.exitCode, hits['/flaky.txt']]).toEqual([0, 2])
+  })
+
+  const failures: [string, string, string[], RegExp][] = [
+    ['a 404', '/gone', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/gone answered HTTP 404$/],
+    ['an HTML page instead of the text', '/html-instead', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/error-page\.txt did not give a Comprehensive Rules text \(parse: .* is not a Comprehensive Rules text/],
+    ['a truncated body', '/truncated.txt', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/truncated\.txt was cut short/],
+    ['half a text, whole as far as HTTP knows', '/half-a-text.txt', [], /^fetch: .*half-a-text\.txt is not a whole Comprehensive Rules text: no "Glossary" after the rules body/],
+    ['a slow server', '/slow.txt', ['--timeout', '300'], /^fetch: http:\/\/127\.0\.0\.1:\d+\/slow\.txt did not answer within 300 ms \(after 2 tries\)$/],
+  ]
+  it.each(failures)('%s: exit 2, one line, the cache unchanged', async (_, path, more, message) => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    await fetchInto(dest, `${base}/en/rules`)
+    const before = snapshot(dest)
+    const run = await fetchInto(dest, `${base}${path}`, ...more)
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr.trimEnd()).toMatch(message)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(snapshot(dest)).toEqual(before)
+  })
+})
+
+describe('findTextLink', () => {
+  it('prefers the rules text and resolves it against the page', () => {
+    const html = '<a href="notes.txt">x</a><a href=\'https://media.example/2026/MagicCompRules 20260619.txt\'>y</a>'
+    expect(findTextLink(html, 'https://magic.example/en/rules')).toBe('https://media.example/2026/MagicCompRules%2020260619.txt')
+    expect(findTextLink('<a href="a/b.txt?x=1&amp;y=2">', 'https://h/en/rules')).toBe('https://h/en/a/b.txt?x=1&y=2')
+    expect(findTextLink('<p>no links</p>', 'https://h/')).toBeNull()
+  })
+})

@@ -6,7 +6,7 @@ export RULES_ARCHIVE OUT
 DEPS := node_modules/.package-lock.json
 BIN := node_modules/.bin
 
-.PHONY: all build dataset test validate clean
+.PHONY: all build dataset test validate release history clean
 
 all: dataset
 
@@ -25,6 +25,15 @@ dataset: build
 
 test: build
 	$(BIN)/vitest run
+
+# A rules update: fetch the newest release (FROM=dir takes it from a folder instead; URL=page), build,
+# validate, and write out/CHANGELOG.md against the previous release in raw/.
+release: build
+	node pipelines/regenerate.mjs $(if $(FROM),--from "$(FROM)") $(if $(URL),--url "$(URL)") --raw raw --out "$(OUT)"
+
+# Build and validate every release in RULES_ARCHIVE, with a table (out/history/).
+history: build
+	node dist/src/cli.js history "$(RULES_ARCHIVE)" --out "$(OUT)/history"
 
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build

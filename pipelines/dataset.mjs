@@ -6,6 +6,7 @@ import { $ } from 'zx'
 const cli = 'dist/src/cli.js'
 const archive = process.env.RULES_ARCHIVE || '../shared/rules'
 const out = process.env.OUT || 'out'
+const raw = process.env.RAW || 'raw'
 $.verbose = false
 
 async function step(args, { capture = false } = {}) {
@@ -14,5 +15,5 @@ async function step(args, { capture = false } = {}) {
   return run.stdout.trim()
 }
 
-const rules = process.env.RULES || (await step(['fetch', '--from', archive, '--dest', 'raw'], { capture: true }))
+const rules = process.env.RULES || (await step(['fetch', '--from', archive, '--dest', raw], { capture: true }))
 await step(['build', rules, '--out', out, '--arrow'])

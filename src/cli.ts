@@ -3,6 +3,7 @@ import { basename, dirname, extname, join } from 'node:path'
 import { existsSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { effectiveDateOf } from './archive.js'
 import { buildDataset, type BuildResult } from './build.js'
 import { renderChangelog } from './changelog.js'
 import { diffReleases } from './diff.js'
@@ -36,6 +37,8 @@ Commands:
   history DIR [--out DIR] [--arrow]
       Build and validate every CR text in DIR, oldest first; print a table and write
       history.json and history.csv (default out/history), each release's files in a folder of its own.
+  previous DIR FILE
+      Print the newest release in DIR that is older than FILE (nothing when there is none).
   fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
       Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules),
       or copy the newest release of a folder, into the raw/ cache; prints its path.
@@ -59,6 +62,8 @@ export async function runCommand(argv: string[]): Promise<CommandResult> {
         return await diff(rest)
       case 'history':
         return await history(rest)
+      case 'previous':
+        return previous(rest)
       case '--version':
       case '-v':
         return ok(`${TOOL.version}\n`)
@@ -205,6 +210,16 @@ async function startProgress(total: number) {
     step: (row: HistoryRow) => process.stderr.write(`history: ${++done}/${total} ${row.file}: ${row.ok ? 'ok' : 'FAILED'} (${row.seconds.toFixed(2)} s)\n`),
     stop: () => {},
   }
+}
+
+function previous(args: string[]): CommandResult {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} })
+  if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules previous: expected DIR and FILE, got ${positionals.length} arguments`)
+  const [dir, file] = positionals as [string, string]
+  const date = effectiveDateOf(file, readInputFile(file, MAX_TEXT_BYTES))
+  if (date === null) throw new EtlError('INPUT_NOT_CR', `previous: ${file} has no effective date`)
+  const older = listReleases(dir).filter((r) => r.effectiveDate !== null && r.effectiveDate < date)
+  return ok(older.length === 0 ? '' : older[older.length - 1]!.path + '\n')
 }
 
 async function fetch(args: string[]): Promise<CommandResult> {

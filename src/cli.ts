@@ -109,7 +109,7 @@ async function build(args: string[]): Promise<CommandResult> {
   if (!result.report.valid && !values['allow-errors']) {
     return ok('', `${summary}\nbuild: ${file} has validation errors; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
   }
-  writeFilesAtomically(values.out, result.files)
+  await writeFilesAtomically(values.out, result.files)
   const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
   return ok(`${summary}\n`, `${made}\n`, result.report.valid ? 0 : 1)
 }
@@ -160,7 +160,7 @@ async function diff(args: string[]): Promise<CommandResult> {
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
   if (values.out === undefined) return ok(text)
-  writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
   const c = result.counts
   return ok('', `diff: wrote ${values.out} (${c.edited} edited, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`)
 }
@@ -178,7 +178,7 @@ async function history(args: string[]): Promise<CommandResult> {
     try {
       outcome = buildDataset(release.name, readInputFile(release.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
       const folder = join(values.out, outcome.document.effectiveDate ?? release.name.replace(/\.txt$/i, ''))
-      writeFilesAtomically(folder, outcome.files)
+      await writeFilesAtomically(folder, outcome.files)
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       outcome = e
@@ -188,7 +188,7 @@ async function history(args: string[]): Promise<CommandResult> {
     progress.step(row)
   }
   progress.stop()
-  writeFilesAtomically(values.out, [
+  await writeFilesAtomically(values.out, [
     { name: 'history.json', bytes: new TextEncoder().encode(JSON.stringify(rows, null, 2) + '\n') },
     { name: 'history.csv', bytes: historyCsv(rows) },
   ])
@@ -230,7 +230,7 @@ async function fetch(args: string[]): Promise<CommandResult> {
   })
   if (positionals.length > 0) throw new EtlError('USAGE', `mtg-rules fetch: unexpected argument "${positionals[0]}"`)
   if (values.from !== undefined && values.url !== undefined) throw new EtlError('USAGE', 'mtg-rules fetch: give --from DIR or --url PAGE, not both')
-  if (values.from !== undefined) return ok(copyNewestRelease(values.from, values.dest) + '\n')
+  if (values.from !== undefined) return ok((await copyNewestRelease(values.from, values.dest)) + '\n')
   const { fetchRelease } = await import('./fetch-release.js')
   const number = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined

@@ -29,8 +29,9 @@ export const diagnostics = {
   sourceFormat(kind: SourceFormatKind, detail: string, where: Where): Diagnostic {
     return make('source-format', 'warning', detail, where, { kind })
   },
-  structure(detail: string, where: Where = {}): Diagnostic {
-    return make('structure', 'warning', detail, where)
+  /** A missing part of the document: an error when it means the text is cut short. */
+  structure(detail: string, severity: Severity, where: Where = {}): Diagnostic {
+    return make('structure', severity, detail, where)
   },
   schema(instancePath: string, ajvMessage: string, where: Where): Diagnostic {
     const field = instancePath === '' ? 'row' : instancePath

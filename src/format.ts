@@ -21,7 +21,9 @@ export function formatReport(report: Report, limit = 20): string {
   const verdict = report.valid ? 'valid' : 'INVALID'
   const lines = [`${report.source.file}: ${verdict}, ${report.source.rows} rows, ${errors} errors, ${warnings} warnings${codes ? ` (${codes})` : ''}${report.strict ? ' [strict]' : ''}`]
   for (const note of report.notes) lines.push(`note: ${note}`)
-  if (report.diagnostics.length > 0) lines.push(formatDiagnostics(report.diagnostics.slice(0, limit)))
+  // Errors first: they are what a reader must see even when warnings run to hundreds.
+  const shown = [...report.diagnostics.filter((d) => d.severity === 'error'), ...report.diagnostics.filter((d) => d.severity !== 'error')]
+  if (shown.length > 0) lines.push(formatDiagnostics(shown.slice(0, limit)))
   const more = report.diagnostics.length - limit
   if (more > 0) lines.push(`… and ${more} more (--json lists them all)`)
   return lines.join('\n')

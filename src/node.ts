@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
 import type { OutputFile } from './build.js'
@@ -43,7 +44,7 @@ function describeFsError(e: unknown): string {
 const pendingTemps = new Set<string>()
 let signalsHooked = false
 
-// An interrupted run must leave no temporary files behind: remove them, then die of the signal.
+// An interrupted run must leave no temporary files behind: remove them, then end as the signal would.
 function hookSignals() {
   if (signalsHooked) return
   signalsHooked = true
@@ -55,11 +56,15 @@ function hookSignals() {
   }
 }
 
+// Test seam: widens the window between temporary files so tests can interrupt a write.
+const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
+
 /**
  * Write files into `dir` atomically: every file goes to a temporary name in the same folder first,
- * and only when all are written are they renamed into place. A failure leaves the old files.
+ * and only when all are written are they renamed into place, in one synchronous run that no signal
+ * can split. A failure or an interruption leaves the old files and no temporary ones.
  */
-export function writeFilesAtomically(dir: string, files: OutputFile[]): void {
+export async function writeFilesAtomically(dir: string, files: OutputFile[]): Promise<void> {
   hookSignals()
   const temps: { temp: string; final: string }[] = []
   try {
@@ -69,18 +74,17 @@ export function writeFilesAtomically(dir: string, files: OutputFile[]): void {
       const temp = join(dirname(final), `.${basename(final)}.${process.pid}.tmp`)
       pendingTemps.add(temp)
       temps.push({ temp, final })
-      const fd = openSync(temp, 'w')
+      const handle = await open(temp, 'w')
       try {
-        writeSync(fd, file.bytes)
-        fsyncSync(fd)
+        await handle.writeFile(file.bytes)
+        await handle.sync()
       } finally {
-        closeSync(fd)
+        await handle.close()
       }
+      if (testDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, testDelayMs))
     }
-    for (const { temp, final } of temps) {
-      renameSync(temp, final)
-      pendingTemps.delete(temp)
-    }
+    for (const { temp, final } of temps) renameSync(temp, final)
+    for (const { temp } of temps) pendingTemps.delete(temp)
   } catch (e) {
     for (const { temp } of temps) {
       rmSync(temp, { force: true })
@@ -116,7 +120,7 @@ export function listReleases(folder: string): { name: string; path: string; effe
  * Copy the newest release of an archive folder into `dest` as `MagicCompRules YYYYMMDD.txt` and
  * record its sha256 in `dest/index.json`. Returns the copied file's path.
  */
-export function copyNewestRelease(archive: string, dest: string): string {
+export async function copyNewestRelease(archive: string, dest: string): Promise<string> {
   let names: string[]
   try {
     names = readdirSync(archive).filter((n) => n.toLowerCase().endsWith('.txt')).sort()
@@ -136,12 +140,12 @@ export function copyNewestRelease(archive: string, dest: string): string {
  * Store a release's bytes in the cache as `MagicCompRules YYYYMMDD.txt` and record its sha256,
  * size and origin in `dest/index.json`, both atomically. Returns the stored file's path.
  */
-export function storeRelease(dest: string, bytes: Uint8Array, effectiveDate: string, from: string): string {
+export async function storeRelease(dest: string, bytes: Uint8Array, effectiveDate: string, from: string): Promise<string> {
   const fileName = releaseFileName(effectiveDate)
   const index = readIndex(join(dest, 'index.json'))
   index[fileName] = { sha256: sha256(bytes), bytes: bytes.length, effectiveDate, from }
   const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => a.localeCompare(b)))
-  writeFilesAtomically(dest, [
+  await writeFilesAtomically(dest, [
     { name: fileName, bytes },
     { name: 'index.json', bytes: new TextEncoder().encode(JSON.stringify(sorted, null, 2) + '\n') },
   ])

@@ -28,11 +28,11 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   while (bodyStart > 0 && isHeadingOrBlank(lines[bodyStart - 1]!)) bodyStart--
 
   const contentsAt = lines.slice(0, bodyStart).findIndex((l) => l.trim() === 'Contents')
-  if (contentsAt < 0) diags.push(diagnostics.structure('no "Contents" before the rules body', { line: bodyStart + 1 }))
+  if (contentsAt < 0) diags.push(diagnostics.structure('no "Contents" before the rules body: the text is not the whole document', 'error', { line: bodyStart + 1 }))
   const glossaryAt = indexOfLine(lines, 'Glossary', firstRule)
-  if (glossaryAt < 0) diags.push(diagnostics.structure('no "Glossary" after the rules body: the text may be truncated'))
+  if (glossaryAt < 0) diags.push(diagnostics.structure('no "Glossary" after the rules body: the text may be truncated', 'error', { line: lines.length }))
   const creditsAt = indexOfLine(lines, 'Credits', glossaryAt < 0 ? firstRule : glossaryAt)
-  if (creditsAt < 0) diags.push(diagnostics.structure('no "Credits" after the Glossary: the text may be truncated'))
+  if (creditsAt < 0) diags.push(diagnostics.structure('no "Credits" after the Glossary: the text may be truncated', 'error', { line: lines.length }))
   const bodyEnd = glossaryAt >= 0 ? glossaryAt : creditsAt >= 0 ? creditsAt : lines.length
 
   const body = parseBody(lines, bodyStart, bodyEnd, diags)

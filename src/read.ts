@@ -43,19 +43,35 @@ function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
     const hint = zeros * 4 > sample.length ? ' (looks like UTF-16 without a byte order mark)' : ''
     throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file: it holds NUL bytes${hint}`)
   }
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-    return 'utf-8'
-  } catch {
-    const at = bytes.findIndex((b) => CP1252_UNDEFINED.has(b))
-    if (at >= 0) {
-      throw new EtlError(
-        'INPUT_ENCODING',
-        `read: ${name} is neither UTF-8 nor Windows-1252 (byte 0x${bytes[at]!.toString(16)} at offset ${at})`,
-      )
-    }
-    return 'windows-1252'
+  const badUtf8 = firstInvalidUtf8(bytes)
+  if (badUtf8 < 0) return 'utf-8'
+  const at = bytes.findIndex((b) => CP1252_UNDEFINED.has(b))
+  if (at >= 0) {
+    const hex = (i: number) => `0x${bytes[i]!.toString(16)}`
+    throw new EtlError(
+      'INPUT_ENCODING',
+      `read: ${name} is neither UTF-8 (invalid byte ${hex(badUtf8)} at offset ${badUtf8}) nor Windows-1252 (byte ${hex(at)} at offset ${at} is undefined there)`,
+    )
   }
+  return 'windows-1252'
+}
+
+/** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence; -1 if none. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
+    if (length === 0) return i
+    // Second-byte ranges that exclude overlong forms, surrogates and code points past U+10FFFF.
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80
+    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k]
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i
+    }
+    i += length
+  }
+  return -1
 }
 
 // Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x92 becomes U+0092, not ’), so the

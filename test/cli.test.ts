@@ -86,37 +86,6 @@ describe('mtg-rules build', () => {
   })
 })
 
-describe('bad input: exit 2, one line on stderr, out/ untouched', () => {
-  const file = (name: string, content: string | Uint8Array) => {
-    const p = join(tmp, name)
-    writeFileSync(p, content)
-    return p
-  }
-  const cr = readBytes(r.path)
-  const build = (input: string) => ['build', input, '--out', out]
-  const cases: [string, () => string[], RegExp][] = [
-    ['a missing file', () => build(join(tmp, 'nope.txt')), /^read: cannot open .*nope.txt: no such file or directory$/],
-    ['a directory', () => build(tmp), /^read: .* is a directory, not a file$/],
-    ['an empty file', () => build(file('empty.txt', '')), /^read: empty.txt is empty \(0 bytes\)$/],
-    ['binary garbage', () => build(file('garbage.txt', new Uint8Array(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), /^read: garbage.txt is not a text file: it holds NUL bytes$/],
-    ['a PDF', () => build(file('rules.pdf.txt', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n\0\0')), /^read: rules.pdf.txt is not a text file/],
-    ['an HTML error page', () => build(file('page.txt', '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>\n')), /^parse: page.txt is not a Comprehensive Rules text \(no numbered rule such as "100.1." found in 2 lines\)$/],
-    ['UTF-16 without a BOM', () => build(file('utf16.txt', new Uint8Array(Buffer.from(new TextDecoder().decode(cr.subarray(3, 5000)), 'utf16le')))), /^read: utf16.txt is not a text file: it holds NUL bytes \(looks like UTF-16 without a byte order mark\)$/],
-    ['an unwritable output folder', () => ['build', r.path, '--out', join(file('a-file', 'x'), 'out')], /^write: cannot write to .*a-file\/out: a part of the path is not a directory$/],
-    ['no file at all', () => ['build', '--out', out], /^mtg-rules build: expected one FILE, got 0/],
-    ['an unknown option', () => [...build(r.path), '--bogus'], /^mtg-rules build: Unknown option '--bogus'/],
-    ['an unknown command', () => ['frobnicate', '--out', out], /^mtg-rules: unknown command "frobnicate"/],
-  ]
-  it.each(cases)('%s', (_, args, message) => {
-    const before = snapshot(out)
-    const run = cli(args())
-    expect(run.stderr.trimEnd()).toMatch(message)
-    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
-    expect(run.status).toBe(2)
-    expect(snapshot(out)).toEqual(before)
-  })
-})
-
 describe('mtg-rules validate', () => {
   it('--json prints a report valid against report.schema.json', () => {
     const run = cli(['validate', join(out, 'rules.parquet'), '--json'])

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { EtlError } from '../src/errors.js'
-import { countLineEndings, decode, lineEndingLabel, splitLines } from '../src/read.js'
+import { isUtf8 } from 'node:buffer'
+import { countLineEndings, decode, firstInvalidUtf8, lineEndingLabel, splitLines } from '../src/read.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
 const ENCODINGS: Record<string, { encoding: string; bom: boolean }> = {
@@ -48,7 +49,7 @@ describe('decode refuses what is not text', () => {
   const cases: [string, Uint8Array, string, RegExp][] = [
     ['an empty file', new Uint8Array(0), 'INPUT_EMPTY', /^read: x is empty \(0 bytes\)$/],
     ['UTF-16 without a BOM', new Uint8Array(Buffer.from('100.1. Some rule text here', 'utf16le')), 'INPUT_BINARY', /looks like UTF-16 without a byte order mark/],
-    ['bytes undefined in Windows-1252', new Uint8Array([0x41, 0xe9, 0x81, 0x42]), 'INPUT_ENCODING', /neither UTF-8 nor Windows-1252 \(byte 0x81 at offset 2\)/],
+    ['bytes undefined in Windows-1252', new Uint8Array([0x41, 0xe9, 0x81, 0x42]), 'INPUT_ENCODING', /^read: x is neither UTF-8 \(invalid byte 0xe9 at offset 1\) nor Windows-1252 \(byte 0x81 at offset 2 is undefined there\)$/],
     ['a ZIP header', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), 'INPUT_BINARY', /NUL bytes/],
   ]
   it.each(cases)('%s', (_, bytes, code, message) => {
@@ -73,5 +74,21 @@ describe('countLineEndings', () => {
   ])('%j', (text, counts, label) => {
     expect(countLineEndings(text)).toEqual(counts)
     expect(lineEndingLabel(counts)).toBe(label)
+  })
+})
+
+describe('firstInvalidUtf8', () => {
+  it.each([
+    ['ASCII', [0x41, 0x42], -1],
+    ['a right quote ’ (E2 80 99)', [0x41, 0xe2, 0x80, 0x99], -1],
+    ['an emoji (F0 9F 98 80)', [0xf0, 0x9f, 0x98, 0x80], -1],
+    ['a lone continuation byte', [0x41, 0x80], 1],
+    ['a lead byte cut short', [0x41, 0xe2, 0x80], 1],
+    ['an overlong encoding (C0 AF)', [0xc0, 0xaf], 0],
+    ['a UTF-16 surrogate (ED A0 80)', [0xed, 0xa0, 0x80], 0],
+    ['Windows-1252 é', [0x63, 0x61, 0x66, 0xe9], 3],
+  ])('%s', (_, bytes, expected) => {
+    expect(firstInvalidUtf8(new Uint8Array(bytes))).toBe(expected)
+    expect(expected === -1).toBe(isUtf8(new Uint8Array(bytes)))
   })
 })

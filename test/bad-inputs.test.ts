@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { deflateRawSync } from 'node:zlib'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { cli, snapshot } from './helpers/cli.js'
+import { readBytes, release, REPO } from './helpers/shared.js'
+
+// The catalogue of bad inputs: each gets one clear line, its exit code, and leaves out/ as it was.
+const r = release('2025-02-07')
+const cr = readBytes(r.path)
+const crText = new TextDecoder().decode(cr.subarray(3))
+const tmp = mkdtempSync(join(tmpdir(), 'bad-'))
+const out = join(tmp, 'out')
+const file = (name: string, content: string | Uint8Array) => {
+  const p = join(tmp, name)
+  writeFileSync(p, content)
+  return p
+}
+const good = { jsonl: '', csv: '', parquet: '' }
+
+beforeAll(() => {
+  const run = cli(['build', r.path, '--out', out])
+  expect(run.status).toBe(0)
+  for (const f of ['jsonl', 'csv', 'parquet'] as const) good[f] = join(out, `rules.${f}`)
+})
+
+const build = (input: string) => ['build', input, '--out', out]
+const lines = crText.split('\r\n')
+const without = (from: string, to: string) => lines.slice(0, lines.indexOf(from)).concat(lines.slice(lines.indexOf(to))).join('\r\n')
+
+const cases: [string, () => string[], number, RegExp][] = [
+  ['an empty file', () => build(file('empty.txt', '')), 2, /^read: empty\.txt is empty \(0 bytes\)$/],
+  ['binary garbage', () => build(file('garbage.txt', new Uint8Array(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), 2, /^read: garbage\.txt is not a text file: it holds NUL bytes$/],
+  ['a PDF', () => build(file('rules.pdf', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\nstream\n\0\0\0')), 2, /^read: rules\.pdf is not a text file: it holds NUL bytes$/],
+  ['a ZIP', () => build(file('rules.zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, ...deflateRawSync(cr.subarray(0, 5000))]))), 2, /^read: rules\.zip is not a text file: it holds NUL bytes$/],
+  ['a saved HTML error page', () => build(file('error.html', '<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head>\n<body><h1>Service Unavailable</h1></body></html>\n')), 2, /^parse: error\.html is not a Comprehensive Rules text \(no numbered rule such as "100\.1\." found in 4 lines\)$/],
+  ['a CR truncated mid-rule', () => build(file('truncated.txt', cr.subarray(0, 400_000))), 1, /^error structure line \d+: no "Glossary" after the rules body: the text may be truncated$/m],
+  ['a CR without a Glossary', () => build(file('no-glossary.txt', without('Glossary', 'Credits').replace(/\r\nGlossary\r\n/, '\r\n'))), 1, /^error structure line \d+: no "Glossary" after the rules body/m],
+  ['a CR without the Contents', () => build(file('no-contents.txt', without('Contents', 'Introduction').replace(/\r\nContents\r\n[\s\S]*?\r\nCredits\r\n/, '\r\n'))), 1, /^error structure line \d+: no "Contents" before the rules body: the text is not the whole document$/m],
+  ['invalid UTF-8 that is not Windows-1252 either', () => build(file('mixed.txt', new Uint8Array([...cr.subarray(3, 3000), 0xc3, 0x28, 0x81, 0x0a]))), 2, /^read: mixed\.txt is neither UTF-8 \(invalid byte 0xc3 at offset 2997\) nor Windows-1252 \(byte 0x9d at offset 433 is undefined there\)$/],
+  ['UTF-16 without a BOM', () => build(file('utf16.txt', new Uint8Array(Buffer.from(crText.slice(0, 5000), 'utf16le')))), 2, /^read: utf16\.txt is not a text file: it holds NUL bytes \(looks like UTF-16 without a byte order mark\)$/],
+  ['a 300 MB file', () => build(sparse('huge.txt', 300 * 1024 * 1024)), 2, /^read: .*huge\.txt is 314572800 bytes, more than the 67108864 this input may have$/],
+  ['a directory as input', () => build(tmp), 2, /^read: .* is a directory, not a file$/],
+  ['a missing path', () => build(join(tmp, 'nope.txt')), 2, /^read: cannot open .*nope\.txt: no such file or directory$/],
+  ['an output folder that cannot be written', () => ['build', r.path, '--out', join(file('a-file', 'x'), 'out')], 2, /^write: cannot write to .*a-file\/out: a part of the path is not a directory$/],
+  ['Parquet that is not Parquet', () => ['validate', file('fake.parquet', 'number,text\n1,2\n')], 2, /^read: .*fake\.parquet is not a Parquet file \(no PAR1 magic bytes\)$/],
+  ['Parquet with the wrong column types', () => ['validate', file('types.parquet', wrongTypes())], 1, /^error columns: column examples has type string, expected list<string>$/m],
+  ['JSONL with a broken line 57', () => ['validate', file('broken.jsonl', brokenJsonl())], 2, /^read: .*broken\.jsonl: bad JSON on line 57 \(/],
+  ['CSV with a wrong column count', () => ['validate', file('count.csv', readFileSync(good.csv, 'utf8').replace('\r\n100.1a,', '\r\n100.1a,extra,'))], 2, /^read: .*count\.csv: Invalid Record Length: expect 4, got 5 on line 3$/],
+  ['CSV with an unterminated quote', () => ['validate', file('quote.csv', readFileSync(good.csv, 'utf8') + '999.1,"never closed,[],3022\r\n')], 2, /^read: .*quote\.csv: Quote Not Closed: the parsing is finished with an opening quote at line 3\d{3}$/],
+  ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
+  ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0/],
+  ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'/],
+  ['an unknown command', () => ['frobnicate', '--out', out], 2, /^mtg-rules: unknown command "frobnicate"/],
+]
+
+function sparse(name: string, size: number): string {
+  const p = join(tmp, name)
+  const fd = openSync(p, 'w')
+  ftruncateSync(fd, size)
+  closeSync(fd)
+  return p
+}
+
+function brokenJsonl(): string {
+  const l = readFileSync(good.jsonl, 'utf8').split('\n')
+  l[56] = l[56]!.slice(0, 30)
+  return l.join('\n')
+}
+
+function extraColumn(): string {
+  return readFileSync(good.jsonl, 'utf8').trimEnd().split('\n').map((l) => JSON.stringify({ ...JSON.parse(l), source: 'x' })).join('\n') + '\n'
+}
+
+function wrongTypes(): Uint8Array {
+  const rows = readFileSync(good.jsonl, 'utf8').trimEnd().split('\n').slice(0, 20).map((l) => JSON.parse(l))
+  return new Uint8Array(parquetWriteBuffer({
+    columnData: [
+      { name: 'number', data: rows.map((x) => x.number) },
+      { name: 'text', data: rows.map((x) => x.text) },
+      { name: 'examples', data: rows.map((x) => JSON.stringify(x.examples)), type: 'STRING' },
+      { name: 'index', data: rows.map((x) => BigInt(x.index)), type: 'INT64' },
+    ],
+  }))
+}
+
+describe('bad inputs: a clear message, the exit code, out/ untouched', () => {
+  it.each(cases)('%s', (_, args, status, message) => {
+    const before = snapshot(out)
+    const run = cli(args())
+    const said = status === 2 ? run.stderr.trimEnd() : run.stdout + run.stderr
+    expect(said).toMatch(message)
+    if (status === 2) expect(said.split('\n')).toHaveLength(1)
+    expect(run.status).toBe(status)
+    expect(snapshot(out)).toEqual(before)
+  })
+})
+
+describe('an interrupted build', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s while writing: previous exports intact, no temporary files', async (signal) => {
+    const before = snapshot(out)
+    const child = spawn(process.execPath, [join(REPO, 'dist/src/cli.js'), 'build', file('newer.txt', cr), '--out', out, '--arrow'], {
+      env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    // Wait until the first temporary file exists, then interrupt.
+    for (let i = 0; i < 200 && !readdirSync(out).some((n) => n.endsWith('.tmp')); i++) await new Promise((res) => setTimeout(res, 25))
+    expect(readdirSync(out).some((n) => n.endsWith('.tmp'))).toBe(true)
+    child.kill(signal)
+    const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)))
+    expect(code).toBe(signal === 'SIGINT' ? 130 : 143)
+    expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([])
+    expect(snapshot(out)).toEqual(before)
+    expect(existsSync(join(out, 'rules.arrow'))).toBe(false)
+  })
+})

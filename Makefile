@@ -6,7 +6,7 @@ export RULES_ARCHIVE OUT
 DEPS := node_modules/.package-lock.json
 BIN := node_modules/.bin
 
-.PHONY: all build dataset test validate release history clean
+.PHONY: all build dataset test fuzz bench validate release history clean
 
 all: dataset
 
@@ -34,6 +34,14 @@ release: build
 # Build and validate every release in RULES_ARCHIVE, with a table (out/history/).
 history: build
 	node dist/src/cli.js history "$(RULES_ARCHIVE)" --out "$(OUT)/history"
+
+# Property tests on mutated real CR texts: 10,000 cases (make test runs a small share).
+fuzz: build
+	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts
+
+# Speed and memory against the targets; writes bench.json (a script, not a test).
+bench: build
+	node scripts/bench.mjs
 
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build

@@ -16,6 +16,7 @@ $(DEPS): package.json package-lock.json
 
 # Install (if needed) and compile the CLI to dist/.
 build: $(DEPS)
+	node scripts/compile-schemas.mjs
 	$(BIN)/tsc -p tsconfig.json
 	@chmod +x dist/src/cli.js
 

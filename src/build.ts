@@ -1,6 +1,7 @@
 import { renderDatasetCard } from './card.js'
-import { checkDocument, checkInputOf } from './check.js'
-import { collectReferences } from './checks/index.js'
+import { checkInputOf } from './check.js'
+import { collectReferences, runChecks } from './checks/index.js'
+import { sortDiagnostics } from './diagnostics.js'
 import { glossaryRows, referenceRows, rulesMetaRows } from './companions.js'
 import { makeManifest, type ExportFormat, type Manifest } from './manifest.js'
 import { normalizeRules } from './normalize.js'
@@ -52,8 +53,10 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
   const document = parseDocument(splitLines(decoded.text), sourceName)
   const located = normalizeRules(document.rules)
   const rows = located.map((r) => r.row)
-  const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(document, located), options.strict ?? false)
-  const references = collectReferences(checkInputOf(document, located))
+  const input = checkInputOf(document, located)
+  const diagnostics = sortDiagnostics([...document.diagnostics, ...runChecks(input)])
+  const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, diagnostics, options.strict ?? false)
+  const references = collectReferences(input)
 
   const tables = [
     { spec: RULES_TABLE, rows: rows as unknown as TableRow[] },

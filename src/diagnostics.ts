@@ -78,10 +78,12 @@ function describeWhere(w: Where): string {
   return 'unknown place'
 }
 
-/** Diagnostics in a stable order: by line or row, then code, then message. */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Diagnostics in a stable order: by line or row, then code, then message (code-point order, not locale). */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const place = (d: Diagnostic) => d.line ?? d.position ?? -1
-  return [...list].sort((a, b) => place(a) - place(b) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message))
+  return [...list].sort((a, b) => place(a) - place(b) || byCodePoint(a.code, b.code) || byCodePoint(a.message, b.message))
 }
 
 /** Counts of diagnostics by severity and by code, codes sorted. */

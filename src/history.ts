@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync'
 import type { BuildResult } from './build.js'
+import { csvField } from './write-csv.js'
 
 /** One release in a history run: its counts when it built, or why it failed. */
 export interface HistoryRow {
@@ -55,7 +55,6 @@ export function renderHistoryTable(rows: HistoryRow[]): string {
 }
 
 export function historyCsv(rows: HistoryRow[]): Uint8Array {
-  return new TextEncoder().encode(
-    stringify(rows.map((r) => COLUMNS.map((c) => (r[c] === null ? '' : String(r[c])))), { header: true, columns: [...COLUMNS], record_delimiter: 'windows', quote_record_delimiter: true }),
-  )
+  const lines = [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => (r[c] === null ? '' : csvField(String(r[c])))).join(','))]
+  return Buffer.from(lines.map((l) => l + '\r\n').join(''), 'utf8')
 }

@@ -3,8 +3,22 @@ import { extractReferences, type Reference } from '../references.js'
 import type { Diagnostic } from '../types.js'
 import type { Check, CheckInput } from './types.js'
 
-/** Every citation in rule text, examples and glossary definitions, each marked resolved or not. */
+const collected = new WeakMap<CheckInput, (Reference & { resolved: boolean })[]>()
+
+/**
+ * Every citation in rule text, examples and glossary definitions, each marked resolved or not.
+ * Computed once per input: the check and the references table share it.
+ */
 export function collectReferences(input: CheckInput): (Reference & { resolved: boolean })[] {
+  let refs = collected.get(input)
+  if (!refs) {
+    refs = extractAll(input)
+    collected.set(input, refs)
+  }
+  return refs
+}
+
+function extractAll(input: CheckInput): (Reference & { resolved: boolean })[] {
   const known = knownTargets(input)
   const refs: Reference[] = []
   for (const row of input.rows) {
@@ -35,11 +49,13 @@ export const danglingReferenceCheck: Check = {
   code: 'dangling-reference',
   run(input) {
     const out: Diagnostic[] = []
+    const positions = new Map<string, number>()
+    for (const r of input.rows) if (r.number !== null && r.position !== undefined && !positions.has(r.number)) positions.set(r.number, r.position)
     for (const ref of collectReferences(input)) {
       if (ref.resolved) continue
       const where: { number: string; line?: number } = { number: ref.source }
       if (ref.line !== undefined) where.line = ref.line
-      const position = input.rows.find((r) => r.number === ref.source)?.position
+      const position = positions.get(ref.source)
       out.push(diagnostics.danglingReference(ref.target, ref.span, position === undefined ? where : { ...where, position }))
     }
     return out

@@ -1,32 +1,16 @@
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
-import glossarySchema from '../../schemas/glossary.schema.json' with { type: 'json' }
-import referenceSchema from '../../schemas/reference.schema.json' with { type: 'json' }
-import ruleSchema from '../../schemas/rule.schema.json' with { type: 'json' }
-import rulesMetaSchema from '../../schemas/rules-meta.schema.json' with { type: 'json' }
 import { diagnostics } from '../diagnostics.js'
+// Compiled from schemas/*.json by scripts/compile-schemas.mjs (make build): no ajv at run time.
+import * as compiled from '../generated/validators.js'
 import type { Diagnostic } from '../types.js'
 import { whereOf, type Check } from './types.js'
 
-/** The row schema of each exported table. */
-export const ROW_SCHEMAS: Record<string, object> = {
-  rules: ruleSchema,
-  glossary: glossarySchema,
-  rules_meta: rulesMetaSchema,
-  references: referenceSchema,
-}
+const validators = compiled as unknown as Record<string, ValidateFunction>
 
-let ajv: Ajv2020 | undefined
-const compiled = new Map<string, ValidateFunction>()
-
-/** The compiled validator of a table's rows, compiled once per process. */
+/** The compiled validator of a table's rows (rules, glossary, rules_meta, references). */
 export function rowValidator(table: string): ValidateFunction {
-  let validate = compiled.get(table)
-  if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: true })
-    validate = ajv.compile(ROW_SCHEMAS[table]!)
-    compiled.set(table, validate)
-  }
+  const validate = validators[table]
+  if (!validate) throw new Error(`schema: no row schema for table ${table}`)
   return validate
 }
 

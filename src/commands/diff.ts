@@ -1,0 +1,25 @@
+import { basename, dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { renderChangelog } from '../changelog.js'
+import { diffReleases } from '../diff.js'
+import { diffSideOf } from '../diff-input.js'
+import { EtlError } from '../errors.js'
+import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from '../node.js'
+import { sourceKindOf } from '../validate.js'
+import { ok, type CommandResult } from './_shared.js'
+
+/** mtg-rules diff */
+export async function run(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, out: { type: 'string' } } })
+  if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
+  const [oldFile, newFile] = positionals as [string, string]
+  const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
+  const oldSide = await diffSideOf(oldFile, readInputFile(oldFile, limit(oldFile)))
+  const newSide = await diffSideOf(newFile, readInputFile(newFile, limit(newFile)))
+  const result = diffReleases(oldSide, newSide)
+  const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
+  if (values.out === undefined) return ok(text)
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  const c = result.counts
+  return ok('', `diff: wrote ${values.out} (${c.edited} edited, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`)
+}

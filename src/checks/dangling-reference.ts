@@ -1,63 +1,73 @@
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences, type Reference } from '../references.js'
 import type { Diagnostic } from '../types.js'
-import type { Check, CheckInput } from './types.js'
+import type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
 
-const collected = new WeakMap<CheckInput, (Reference & { resolved: boolean })[]>()
+export type ResolvedReference = Reference & { resolved: boolean }
 
-/**
- * Every citation in rule text, examples and glossary definitions, each marked resolved or not.
- * Computed once per input: the check and the references table share it.
- */
-export function collectReferences(input: CheckInput): (Reference & { resolved: boolean })[] {
-  let refs = collected.get(input)
-  if (!refs) {
-    refs = extractAll(input)
-    collected.set(input, refs)
+/** The rules, sections and chapters that exist, as `kind:target` keys. */
+class KnownTargets {
+  private readonly keys = new Set<string>()
+  constructor(sections: { number: string }[]) {
+    for (const s of sections) this.addSection(s.number)
   }
+  addRule(number: string) {
+    this.keys.add(`rule:${number}`)
+    this.addSection(number.slice(0, 3))
+  }
+  private addSection(section: string) {
+    this.keys.add(`section:${section}`)
+    this.keys.add(`chapter:${section[0]}`)
+  }
+  has(ref: Reference): boolean {
+    return this.keys.has(`${ref.kind}:${ref.target}`)
+  }
+}
+
+function rowReferences(row: CheckRow): Reference[] {
+  if (row.number === null) return []
+  const refs: Reference[] = []
+  for (const text of [row.text ?? '', ...row.examples]) refs.push(...extractReferences(text, row.number, row.line))
   return refs
 }
 
-function extractAll(input: CheckInput): (Reference & { resolved: boolean })[] {
-  const known = knownTargets(input)
-  const refs: Reference[] = []
-  for (const row of input.rows) {
-    if (row.number === null) continue
-    for (const text of [row.text ?? '', ...row.examples]) refs.push(...extractReferences(text, row.number, row.line))
-  }
+/**
+ * Every citation in rule text, examples and glossary definitions, each marked resolved or not:
+ * the rows of the references table. The check below finds the same citations the same way.
+ */
+export function collectReferences(input: CheckInput): ResolvedReference[] {
+  const known = new KnownTargets(input.sections)
+  for (const row of input.rows) if (row.number !== null) known.addRule(row.number)
+  const refs = input.rows.flatMap(rowReferences)
   for (const entry of input.glossary) refs.push(...extractReferences(entry.definition, `glossary:${entry.term}`, entry.line))
-  return refs.map((r) => ({ ...r, resolved: known.has(`${r.kind}:${r.target}`) }))
-}
-
-function knownTargets({ rows, sections }: CheckInput): Set<string> {
-  const known = new Set<string>()
-  const addSection = (section: string) => {
-    known.add(`section:${section}`)
-    known.add(`chapter:${section[0]}`)
-  }
-  for (const s of sections) addSection(s.number)
-  for (const row of rows) {
-    if (row.number === null) continue
-    known.add(`rule:${row.number}`)
-    addSection(row.number.slice(0, 3))
-  }
-  return known
+  return refs.map((r) => ({ ...r, resolved: known.has(r) }))
 }
 
 /** `dangling-reference`: a citation whose target rule, section or chapter does not exist. */
 export const danglingReferenceCheck: Check = {
   code: 'dangling-reference',
-  run(input) {
-    const out: Diagnostic[] = []
-    const positions = new Map<string, number>()
-    for (const r of input.rows) if (r.number !== null && r.position !== undefined && !positions.has(r.number)) positions.set(r.number, r.position)
-    for (const ref of collectReferences(input)) {
-      if (ref.resolved) continue
-      const where: { number: string; line?: number } = { number: ref.source }
-      if (ref.line !== undefined) where.line = ref.line
-      const position = positions.get(ref.source)
-      out.push(diagnostics.danglingReference(ref.target, ref.span, position === undefined ? where : { ...where, position }))
+  start(context: CheckContext) {
+    const known = new KnownTargets(context.sections)
+    // A citation may point forward, so those not yet resolved wait for the end of the rows.
+    const pending: { ref: Reference; position?: number }[] = []
+    return {
+      visit(row) {
+        if (row.number === null) return
+        known.addRule(row.number)
+        for (const ref of rowReferences(row)) if (!known.has(ref)) pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
+      },
+      finish() {
+        const out: Diagnostic[] = []
+        for (const entry of context.glossary) for (const ref of extractReferences(entry.definition, `glossary:${entry.term}`, entry.line)) pending.push({ ref })
+        for (const { ref, position } of pending) {
+          if (known.has(ref)) continue
+          const where: { number: string; line?: number; position?: number } = { number: ref.source }
+          if (ref.line !== undefined) where.line = ref.line
+          if (position !== undefined) where.position = position
+          out.push(diagnostics.danglingReference(ref.target, ref.span, where))
+        }
+        return out
+      },
     }
-    return out
   },
 }

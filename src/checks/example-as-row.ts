@@ -1,25 +1,17 @@
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences } from '../references.js'
-import type { Diagnostic } from '../types.js'
-import { whereOf, type Check } from './types.js'
+import { perRow, whereOf, type Check } from './types.js'
 
 /**
  * `example-as-row`: a row that is really an example: its text starts with "Example", or it cites
  * its own number (the public dataset's second 704.5a says "you'd lose the game due to rule 704.5a").
  */
-export const exampleAsRowCheck: Check = {
-  code: 'example-as-row',
-  run({ rows }) {
-    const out: Diagnostic[] = []
-    for (const row of rows) {
-      if (row.number === null || row.text === null) continue
-      const where = { ...whereOf(row), number: row.number }
-      if (/^Example/.test(row.text)) {
-        out.push(diagnostics.exampleAsRow('its text starts with “Example”', where))
-      } else if (extractReferences(row.text, row.number).some((r) => r.target === row.number)) {
-        out.push(diagnostics.exampleAsRow(`its text cites rule ${row.number} itself`, where))
-      }
-    }
-    return out
-  },
-}
+export const exampleAsRowCheck: Check = perRow('example-as-row', (row) => {
+  if (row.number === null || row.text === null) return []
+  const where = { ...whereOf(row), number: row.number }
+  if (/^Example/.test(row.text)) return [diagnostics.exampleAsRow('its text starts with “Example”', where)]
+  if (extractReferences(row.text, row.number).some((r) => r.target === row.number)) {
+    return [diagnostics.exampleAsRow(`its text cites rule ${row.number} itself`, where)]
+  }
+  return []
+})

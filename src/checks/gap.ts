@@ -9,22 +9,24 @@ import { whereOf, type Check } from './types.js'
  */
 export const gapCheck: Check = {
   code: 'gap',
-  run({ rows }) {
+  start() {
     const out: Diagnostic[] = []
     let prev: RuleNumber | null = null
     let prevText: string | null = null
-    for (const row of rows) {
-      const cur = row.number === null ? null : parseRuleNumber(row.number)
-      if (!cur) continue
-      const where = { ...whereOf(row), number: row.number! }
-      const missing = firstMissing(prev, cur)
-      if (missing !== null) out.push(diagnostics.gap(prev && prev.section === cur.section ? prevText : null, missing, where))
-      if (!prev || compareRuleNumbers(prev, cur) < 0) {
-        prev = cur
-        prevText = row.number
-      }
+    return {
+      visit(row) {
+        const cur = row.number === null ? null : parseRuleNumber(row.number)
+        if (!cur) return
+        const where = { ...whereOf(row), number: row.number! }
+        const missing = firstMissing(prev, cur)
+        if (missing !== null) out.push(diagnostics.gap(prev && prev.section === cur.section ? prevText : null, missing, where))
+        if (!prev || compareRuleNumbers(prev, cur) < 0) {
+          prev = cur
+          prevText = row.number
+        }
+      },
+      finish: () => out,
     }
-    return out
   },
 }
 

@@ -8,15 +8,17 @@ import { whereOf, type Check } from './types.js'
  */
 export const indexCheck: Check = {
   code: 'index',
-  run({ rows }) {
+  start() {
     const out: Diagnostic[] = []
     let previous: unknown = -1
-    rows.forEach((row, i) => {
-      const got = row.index
-      const continuesRun = typeof got === 'number' && typeof previous === 'number' && got === previous + 1
-      if (got !== i && !continuesRun) out.push(diagnostics.index(i, got, whereOf(row)))
-      previous = got
-    })
-    return out
+    return {
+      visit(row, i) {
+        const got = row.index
+        const continuesRun = typeof got === 'number' && typeof previous === 'number' && got === previous + 1
+        if (got !== i && !continuesRun) out.push(diagnostics.index(i, got, whereOf(row)))
+        previous = got
+      },
+      finish: () => out,
+    }
   },
 }

@@ -7,23 +7,30 @@ import { gapCheck } from './gap.js'
 import { indexCheck } from './index-sequence.js'
 import { orderCheck } from './order.js'
 import { schemaCheck } from './schema.js'
-import type { Check, CheckInput } from './types.js'
+import type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
 
-export type { Check, CheckInput, CheckRow } from './types.js'
+export type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
 export { collectReferences } from './dangling-reference.js'
 
 /** Every check, in the order their diagnostics are explained in the README. */
-export const checks: Check[] = [
-  schemaCheck,
-  duplicateNumberCheck,
-  orderCheck,
-  indexCheck,
-  gapCheck,
-  danglingReferenceCheck,
-  exampleAsRowCheck,
-]
+export const checks: Check[] = [schemaCheck, duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck]
 
-/** Run every check over the input; diagnostics come back sorted by place, then code. */
-export function runChecks(input: CheckInput): Diagnostic[] {
-  return sortDiagnostics(checks.flatMap((c) => c.run(input)))
+/** Every check at once over rows that arrive one at a time (a stream); finish() sorts the diagnostics. */
+export function startChecks(context: CheckContext, only: Check[] = checks) {
+  const visitors = only.map((c) => c.start(context))
+  let ordinal = 0
+  return {
+    visit(row: CheckRow) {
+      for (const v of visitors) v.visit(row, ordinal)
+      ordinal++
+    },
+    finish: (): Diagnostic[] => sortDiagnostics(visitors.flatMap((v) => v.finish())),
+  }
+}
+
+/** Run every check over rows in memory; diagnostics come back sorted by place, then code. */
+export function runChecks(input: CheckInput, only: Check[] = checks): Diagnostic[] {
+  const session = startChecks(input, only)
+  for (const row of input.rows) session.visit(row)
+  return session.finish()
 }

@@ -9,22 +9,24 @@ import { whereOf, type Check } from './types.js'
  */
 export const orderCheck: Check = {
   code: 'order',
-  run({ rows }) {
+  start() {
     const out: Diagnostic[] = []
     const seenRules = new Set<string>()
     let previous: { text: string; parsed: RuleNumber } | null = null
-    for (const row of rows) {
-      const parsed = row.number === null ? null : parseRuleNumber(row.number)
-      if (!parsed) continue
-      const number = row.number!
-      const where = { ...whereOf(row), number }
-      // An equal number is a duplicate, which duplicate-number reports.
-      if (previous && compareRuleNumbers(previous.parsed, parsed) > 0) out.push(diagnostics.order(previous.text, where))
-      const parent = parentNumber(parsed)
-      if (parent === null) seenRules.add(number)
-      else if (!seenRules.has(parent)) out.push(diagnostics.orphanSubrule(parent, where))
-      previous = { text: number, parsed }
+    return {
+      visit(row) {
+        const parsed = row.number === null ? null : parseRuleNumber(row.number)
+        if (!parsed) return
+        const number = row.number!
+        const where = { ...whereOf(row), number }
+        // An equal number is a duplicate, which duplicate-number reports.
+        if (previous && compareRuleNumbers(previous.parsed, parsed) > 0) out.push(diagnostics.order(previous.text, where))
+        const parent = parentNumber(parsed)
+        if (parent === null) seenRules.add(number)
+        else if (!seenRules.has(parent)) out.push(diagnostics.orphanSubrule(parent, where))
+        previous = { text: number, parsed }
+      },
+      finish: () => out,
     }
-    return out
   },
 }

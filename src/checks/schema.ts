@@ -3,7 +3,7 @@ import { diagnostics } from '../diagnostics.js'
 // Compiled from schemas/*.json by scripts/compile-schemas.mjs (make build): no ajv at run time.
 import * as compiled from '../generated/validators.js'
 import type { Diagnostic } from '../types.js'
-import { whereOf, type Check } from './types.js'
+import { perRow, whereOf, type Check } from './types.js'
 
 const validators = compiled as unknown as Record<string, ValidateFunction>
 
@@ -25,9 +25,4 @@ export function schemaDiagnostics(table: string, record: unknown, where: { numbe
 }
 
 /** `schema`: every row must satisfy schemas/rule.schema.json; one diagnostic per ajv error. */
-export const schemaCheck: Check = {
-  code: 'schema',
-  run({ rows }) {
-    return rows.flatMap((row) => schemaDiagnostics('rules', row.record, whereOf(row)))
-  },
-}
+export const schemaCheck: Check = perRow('schema', (row) => schemaDiagnostics('rules', row.record, whereOf(row)))

@@ -12,18 +12,29 @@ export interface CheckRow {
   position?: number
 }
 
-export interface CheckInput {
-  rows: CheckRow[]
-  /** Glossary entries, when the input is CR text. */
+/** What the checks know besides the rows: the glossary and section headings of CR text (exports have none). */
+export interface CheckContext {
   glossary: GlossaryEntry[]
-  /** Section headings, when the input is CR text (exports carry none). */
   sections: Heading[]
 }
 
-/** One check: a stable code and a pure function from the whole input to diagnostics. */
+export interface CheckInput extends CheckContext {
+  rows: CheckRow[]
+}
+
+/** A check under way: it sees the rows one at a time, in order, and reports when they are done. */
+export interface RowVisitor {
+  visit(row: CheckRow, ordinal: number): void
+  finish(): Diagnostic[]
+}
+
+/**
+ * One check: a stable code and a visitor over the rows, so that an export can be checked as it
+ * streams, in memory that holds the rule numbers but never all the rows.
+ */
 export interface Check {
   code: string
-  run(input: CheckInput): Diagnostic[]
+  start(context: CheckContext): RowVisitor
 }
 
 /** Where a row stands, for diagnostics: its source line and/or row position, and its number. */
@@ -33,4 +44,15 @@ export function whereOf(row: CheckRow): { number?: string; line?: number; positi
   if (row.line !== undefined) w.line = row.line
   if (row.position !== undefined) w.position = row.position
   return w
+}
+
+/** A check that looks at each row on its own. */
+export function perRow(code: string, check: (row: CheckRow) => Diagnostic[]): Check {
+  return {
+    code,
+    start() {
+      const out: Diagnostic[] = []
+      return { visit: (row) => void out.push(...check(row)), finish: () => out }
+    },
+  }
 }

@@ -1,5 +1,6 @@
 import { toCheckRow } from '../../src/check.js'
-import type { CheckInput, CheckRow } from '../../src/checks/types.js'
+import { runChecks } from '../../src/checks/index.js'
+import type { Check, CheckInput, CheckRow } from '../../src/checks/types.js'
 
 /** Check rows from `number: text` pairs, index in order, positions 0..n-1. */
 export function rowsOf(...specs: (string | [string, string, string[]?])[]): CheckRow[] {
@@ -10,3 +11,6 @@ export function rowsOf(...specs: (string | [string, string, string[]?])[]): Chec
 }
 
 export const inputOf = (rows: CheckRow[]): CheckInput => ({ rows, glossary: [], sections: [] })
+
+/** One check over rows in memory, through the same session a stream uses. */
+export const run = (check: Check, input: CheckInput) => runChecks(input, [check])

@@ -64,7 +64,12 @@ function stages() {
   return timings
 }
 
-/** A deterministic synthetic export of `n` rows in CR order, texts taken from the real rules. */
+/**
+ * A deterministic synthetic export of `n` rows in CR order, texts taken from the real rules with
+ * their citations pointed at 100.1, so that they resolve as in a real release.
+ */
+const cite = (s) => s.replace(/\b\d{3}(\.\d+[a-z]{0,2})?\b/g, '100.1')
+
 function syntheticRows(n) {
   const real = lib.buildDataset('x.txt', new Uint8Array(readFileSync(cr))).rows
   const letters = lib.SUBRULE_LETTERS
@@ -73,7 +78,7 @@ function syntheticRows(n) {
     for (let rule = 1; rows.length < n && rule <= 14; rule++) {
       for (let sub = -1; rows.length < n && sub < letters.length; sub++) {
         const source = real[rows.length % real.length]
-        rows.push({ number: `${section}.${rule}${sub < 0 ? '' : letters[sub]}`, text: source.text, examples: source.examples, index: rows.length })
+        rows.push({ number: `${section}.${rule}${sub < 0 ? '' : letters[sub]}`, text: cite(source.text), examples: source.examples.map(cite), index: rows.length })
       }
     }
   }

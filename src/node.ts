@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
@@ -11,8 +11,8 @@ export const MAX_TEXT_BYTES = 64 * 1024 * 1024
 /** Exports of 300,000 rows stay well below this. */
 export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 
-/** Read a whole input file, with one clear error line for every way that can fail. */
-export function readInputFile(path: string, maxBytes: number): Uint8Array {
+/** Check that an input file exists, is a file, and is not larger than it may be; returns its size. */
+export function checkInputFile(path: string, maxBytes: number): number {
   let size: number
   try {
     const st = statSync(path)
@@ -25,6 +25,25 @@ export function readInputFile(path: string, maxBytes: number): Uint8Array {
   if (size > maxBytes) {
     throw new EtlError('INPUT_TOO_LARGE', `read: ${path} is ${size} bytes, more than the ${maxBytes} this input may have`)
   }
+  return size
+}
+
+/** An input file as a stream of chunks, after the same checks as readInputFile. */
+export function inputFileChunks(path: string, maxBytes: number): AsyncIterable<Uint8Array> {
+  if (checkInputFile(path, maxBytes) === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
+  return (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Uint8Array
+    } catch (e) {
+      throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+    }
+  })()
+}
+
+/** Read a whole input file, with one clear error line for every way that can fail. */
+export function readInputFile(path: string, maxBytes: number): Uint8Array {
+  checkInputFile(path, maxBytes)
   try {
     return readFileSync(path)
   } catch (e) {

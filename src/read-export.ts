@@ -1,4 +1,5 @@
-import { parse as parseCsv } from 'csv-parse/sync'
+import { Readable } from 'node:stream'
+import { parse as csvParser } from 'csv-parse'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
@@ -18,7 +19,18 @@ export interface ExportRecord {
   line?: number
 }
 
-/** Records read from an export, mapped onto the columns of the table it holds. */
+/** An export being read: which table it holds, what its columns say, and its records as they come. */
+export interface ExportStream {
+  table: TableSpec
+  notes: string[]
+  /** Column problems known from the header or schema. */
+  diagnostics: Diagnostic[]
+  records: AsyncIterable<ExportRecord>
+  /** Column problems found while reading (JSONL keys first seen late): ask once the records are read. */
+  lateDiagnostics(): Diagnostic[]
+}
+
+/** Records read whole, for callers that want them all in memory (diff, tests). */
 export interface ExportRecords {
   table: TableSpec
   records: ExportRecord[]
@@ -26,22 +38,25 @@ export interface ExportRecords {
   notes: string[]
 }
 
-interface RawRecords {
-  columns: string[]
-  records: ExportRecord[]
-  /** Physical Parquet types by column name. */
-  parquetTypes?: Map<string, string>
+/**
+ * Open an export from its bytes as they arrive: JSONL and CSV stream record by record; Parquet is
+ * read whole (one row group). Tells which table the file holds (by its name, else by its columns).
+ * Malformed input throws EtlError EXPORT_MALFORMED, now or while the records are read.
+ */
+export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array>): Promise<ExportStream> {
+  if (format === 'parquet') return openParquet(name, await collect(chunks))
+  const text = utf8Text(name, chunks)
+  return format === 'jsonl' ? openJsonl(name, text) : openCsv(name, text)
 }
 
-/**
- * Read an export's rows from its bytes, and tell which table it holds (by file name, else by its
- * columns). Throws EtlError EXPORT_MALFORMED when the file cannot be read at all.
- */
+/** Read a whole export from its bytes. */
 export async function readExport(name: string, bytes: Uint8Array, format: ExportFormat): Promise<ExportRecords> {
-  const raw = format === 'parquet' ? await readParquetRecords(name, bytes) : format === 'jsonl' ? readJsonlRecords(name, bytes) : readCsvRecords(name, bytes)
-  const table = detectTable(name, raw.columns)
-  if (format === 'csv') raw.records = raw.records.map((r) => ({ ...r, record: typeCsvRecord(table, r.record) }))
-  return mapColumns(table, raw)
+  const stream = await openExport(name, format, (async function* () {
+    yield bytes
+  })())
+  const records: ExportRecord[] = []
+  for await (const r of stream.records) records.push(r)
+  return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
 
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
@@ -55,21 +70,55 @@ export function detectTable(name: string, columns: string[]): TableSpec {
   return best.hits > 2 ? best.t : RULES_TABLE
 }
 
-async function readParquetRecords(name: string, bytes: Uint8Array): Promise<RawRecords> {
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = []
+  for await (const c of chunks) parts.push(c)
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts)
+}
+
+async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  try {
+    for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true })
+    yield decoder.decode()
+  } catch (e) {
+    if (e instanceof EtlError) throw e
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not valid UTF-8`)
+  }
+}
+
+async function* linesOf(text: AsyncIterable<string>): AsyncGenerator<string> {
+  let rest = ''
+  for await (const piece of text) {
+    const parts = (rest + piece).split('\n')
+    rest = parts.pop()!
+    yield* parts
+  }
+  if (rest !== '') yield rest
+}
+
+// --- Parquet -------------------------------------------------------------------------------
+
+async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStream> {
   const magic = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
   if (bytes.length < 12 || magic(0) !== 'PAR1' || magic(bytes.length - 4) !== 'PAR1') {
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+  let types: Map<string, string>
+  let objects: Record<string, unknown>[]
   try {
     const metadata = parquetMetadata(file)
-    const parquetTypes = topLevelTypes(metadata.schema)
-    const objects = await parquetReadObjects({ file, metadata })
-    const records = objects.map((o, position) => ({ record: fromParquet(o), position }))
-    return { columns: [...parquetTypes.keys()], records, parquetTypes }
+    types = topLevelTypes(metadata.schema)
+    objects = await parquetReadObjects({ file, metadata })
   } catch (e) {
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
   }
+  const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
+  async function* records() {
+    for (let position = 0; position < objects.length; position++) yield { record: mapping.map(fromParquet(objects[position]!)), position }
+  }
+  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
 }
 
 type SchemaElementLike = {
@@ -103,70 +152,91 @@ function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
   return out
 }
 
-const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
-
 function fromParquet(o: Record<string, unknown>): Record<string, unknown> {
   const r: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(o)) r[k] = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
   return r
 }
 
-function readJsonlRecords(name: string, bytes: Uint8Array): RawRecords {
-  const text = decodeUtf8(name, bytes)
-  const records: ExportRecord[] = []
-  const columns = new Set<string>()
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  lines.forEach((raw, i) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (line.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (e) {
-      throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${i + 1} (${(e as Error).message})`)
+// --- JSONL ---------------------------------------------------------------------------------
+
+async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
+  const lines = linesOf(text)[Symbol.asyncIterator]()
+  let lineNo = 0
+  const next = async (): Promise<{ record: Record<string, unknown>; line: number } | null> => {
+    for (;;) {
+      const { value, done } = await lines.next()
+      if (done) return null
+      lineNo++
+      const line = value.endsWith('\r') ? value.slice(0, -1) : value
+      if (line.trim() === '') continue
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(line)
+      } catch (e) {
+        throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})`)
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
+      }
+      return { record: parsed as Record<string, unknown>, line: lineNo }
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${i + 1} is not a JSON object`)
+  }
+  const first = await next()
+  const columns = first ? Object.keys(first.record) : []
+  const mapping = columnMapping(detectTable(name, columns), columns)
+  const late = new Set<string>()
+  async function* records() {
+    let position = 0
+    for (let item = first; item; item = await next()) {
+      for (const k of Object.keys(item.record)) if (!mapping.known.has(k) && !columns.includes(k)) late.add(k)
+      yield { record: mapping.map(item.record), position: position++, line: item.line }
     }
-    for (const k of Object.keys(value)) columns.add(k)
-    records.push({ record: value as Record<string, unknown>, position: records.length, line: i + 1 })
-  })
-  return { columns: [...columns], records }
+  }
+  const lateDiagnostics = () => (late.size === 0 ? [] : [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${[...late].join(', ')}`, { unknown: [...late] })])
+  return { ...mapping.info, records: records(), lateDiagnostics }
 }
 
-function readCsvRecords(name: string, bytes: Uint8Array): RawRecords {
-  const text = decodeUtf8(name, bytes)
-  let rows: { record: string[]; info: { lines: number } }[]
-  try {
-    rows = parseCsv(text, { info: true, bom: true, relax_column_count: false }) as unknown as typeof rows
-  } catch (e) {
-    throw new EtlError('EXPORT_MALFORMED', `read: ${name}: ${(e as Error).message}`)
+// --- CSV -----------------------------------------------------------------------------------
+
+async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
+  const parser = Readable.from(text).pipe(csvParser({ info: true, bom: true, relax_column_count: false }))
+  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>
+  const next = async () => {
+    try {
+      const { value, done } = await rows.next()
+      return done ? null : value
+    } catch (e) {
+      throw new EtlError('EXPORT_MALFORMED', `read: ${name}: ${(e as Error).message}`)
+    }
   }
-  const [header, ...body] = rows
+  const header = await next()
   if (!header) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
   const columns = header.record
-  // info.lines is where a record ends; a record starts on the line after the previous one ends.
-  let previousEnd = header.info.lines
-  const records = body.map(({ record, info }, position) => {
-    const r: Record<string, unknown> = {}
-    columns.forEach((c, i) => (r[c] = record[i]!))
-    const line = previousEnd + 1
-    previousEnd = info.lines
-    return { record: r, position, line }
-  })
-  return { columns, records }
+  const table = detectTable(name, columns)
+  const mapping = columnMapping(table, columns)
+  const types = csvTypes(table)
+  async function* records() {
+    // info.lines is where a record ends; a record starts on the line after the previous one ends.
+    let previousEnd = header!.info.lines
+    let position = 0
+    for (let row = await next(); row; row = await next()) {
+      const raw: Record<string, unknown> = {}
+      columns.forEach((c, i) => (raw[c] = typeCsvField(types.get(c), row!.record[i]!)))
+      yield { record: mapping.map(raw), position: position++, line: previousEnd + 1 }
+      previousEnd = row.info.lines
+    }
+  }
+  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
 }
 
-// CSV holds only text: give each field the type its column declares, as write-csv wrote it.
-function typeCsvRecord(table: TableSpec, record: Record<string, unknown>): Record<string, unknown> {
+function csvTypes(table: TableSpec): Map<string, ColumnSpec> {
   const types = new Map<string, ColumnSpec>(table.columns.map((c) => [c.name, c]))
   types.set(PANDAS_INDEX, { name: PANDAS_INDEX, type: 'int64' })
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(record)) out[k] = typeCsvField(types.get(k), v as string)
-  return out
+  return types
 }
 
+// CSV holds only text: give each field the type its column declares, as write-csv writes it.
 function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
   if (!column) return value
   if (value === '' && column.nullable) return null
@@ -186,42 +256,42 @@ function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
   }
 }
 
-function decodeUtf8(name: string, bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not valid UTF-8`)
-  }
-}
+// --- Columns -------------------------------------------------------------------------------
+
+const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
 
 /**
- * Keep the table's columns (rules: `__index_level_0__` read as `index`), and report missing,
- * unknown and wrongly typed columns once each.
+ * How a file's columns map onto its table (rules: `__index_level_0__` read as `index`), with the
+ * missing, unknown and wrongly typed columns reported once each.
  */
-function mapColumns(table: TableSpec, raw: RawRecords): ExportRecords {
+function columnMapping(table: TableSpec, columns: string[], parquetTypes?: Map<string, string>) {
   const notes: string[] = []
   const diags: Diagnostic[] = []
   const names = table.columns.map((c) => c.name)
-  const present = new Set(raw.columns)
+  const present = new Set(columns)
   const renameIndex = table === RULES_TABLE && !present.has('index') && present.has(PANDAS_INDEX)
   if (renameIndex) notes.push(`column ${PANDAS_INDEX} was read as index (pandas layout)`)
   if (table !== RULES_TABLE) notes.push(`read as the ${table.name} table`)
   const sourceOf = (c: string) => (c === 'index' && renameIndex ? PANDAS_INDEX : c)
+  const known = new Set(names.map(sourceOf))
   const missing = names.filter((c) => !present.has(sourceOf(c)))
-  const unknown = raw.columns.filter((c) => !names.includes(c) && !(renameIndex && c === PANDAS_INDEX))
+  const unknown = columns.filter((c) => !known.has(c))
   if (missing.length > 0) diags.push(diagnostics.columns(`missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { missing }))
   if (unknown.length > 0) diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown }))
   for (const c of table.columns) {
-    const got = raw.parquetTypes?.get(sourceOf(c.name))
+    const got = parquetTypes?.get(sourceOf(c.name))
     const expected = PARQUET_TYPE[c.type]
     if (got !== undefined && got !== expected) {
       diags.push(diagnostics.columns(`column ${sourceOf(c.name)} has type ${got}, expected ${expected}`, { column: sourceOf(c.name), type: got, expected }))
     }
   }
-  const records = raw.records.map((r) => {
+  const map = (raw: Record<string, unknown>) => {
     const record: Record<string, unknown> = {}
-    for (const c of names) if (sourceOf(c) in r.record) record[c] = r.record[sourceOf(c)]
-    return { ...r, record }
-  })
-  return { table, records, diagnostics: diags, notes }
+    for (const c of names) {
+      const from = sourceOf(c)
+      if (from in raw) record[c] = raw[from]
+    }
+    return record
+  }
+  return { info: { table, notes, diagnostics: diags }, known, map }
 }

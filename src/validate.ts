@@ -1,14 +1,15 @@
 import { checkDocument, toCheckRow } from './check.js'
-import { checkCompanion, type KnownRules } from './checks/companion.js'
-import { runChecks } from './checks/index.js'
+import { checkCompanionRecord, type KnownRules } from './checks/companion.js'
+import { startChecks } from './checks/index.js'
 import { sortDiagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { normalizeRules } from './normalize.js'
 import { parseDocument } from './parse.js'
 import { decode, splitLines } from './read.js'
-import { readExport, type ExportFormat, type ExportRecords } from './read-export.js'
+import { openExport, readExport, type ExportFormat, type ExportRecords } from './read-export.js'
 import { makeReport, type Report, type SourceKind } from './report.js'
 import { RULES_TABLE } from './tables.js'
+import type { Diagnostic } from './types.js'
 
 export interface ValidateOptions {
   /** Count warnings as errors (default false). */
@@ -27,31 +28,64 @@ export function sourceKindOf(name: string): SourceKind {
   throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl or .csv`)
 }
 
-/** Read an export (any table) from its bytes; EtlError when it is empty or cannot be read. */
-export async function readExportFile(name: string, bytes: Uint8Array): Promise<ExportRecords> {
+function exportFormatOf(name: string): ExportFormat {
   const kind = sourceKindOf(name)
   if (kind === 'cr-text') throw new EtlError('USAGE', `validate: ${name} is CR text, not an export`)
-  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
-  return readExport(name, bytes, kind as ExportFormat)
+  return kind
 }
 
-/** Validate CR text (parsed in memory) or an export of any table: every check, one report. */
+/** Read a whole export (any table) from its bytes; EtlError when it is empty or cannot be read. */
+export async function readExportFile(name: string, bytes: Uint8Array): Promise<ExportRecords> {
+  const format = exportFormatOf(name)
+  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  return readExport(name, bytes, format)
+}
+
+/** Validate CR text (parsed in memory) or an export of any table, from its bytes. */
 export async function validateSource(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Promise<Report> {
-  const kind = sourceKindOf(name)
-  const strict = options.strict ?? false
-  if (kind === 'cr-text') {
-    const decoded = decode(bytes, name)
-    const doc = parseDocument(splitLines(decoded.text), name)
-    const rows = normalizeRules(doc.rules)
-    return makeReport({ file: name, kind, table: 'rules', rows: rows.length }, checkDocument(doc, rows), strict)
+  if (sourceKindOf(name) === 'cr-text') return validateText(name, bytes, options)
+  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  return validateExportStream(
+    name,
+    (async function* () {
+      yield bytes
+    })(),
+    options,
+  )
+}
+
+/** Validate CR text: parse it in memory, then every check. */
+export function validateText(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Report {
+  const doc = parseDocument(splitLines(decode(bytes, name).text), name)
+  const rows = normalizeRules(doc.rules)
+  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(doc, rows), options.strict ?? false)
+}
+
+/**
+ * Validate an export as its bytes stream in: every check sees each row once and keeps only what it
+ * needs (the rule numbers), so JSONL and CSV are checked in memory that does not hold all the rows.
+ */
+export async function validateExportStream(name: string, chunks: AsyncIterable<Uint8Array>, options: ValidateOptions = {}): Promise<Report> {
+  const format = exportFormatOf(name)
+  const stream = await openExport(name, format, chunks)
+  const found: Diagnostic[] = []
+  let rows = 0
+  const notes = [...stream.notes]
+  if (stream.table === RULES_TABLE) {
+    const session = startChecks({ glossary: [], sections: [] })
+    for await (const r of stream.records) {
+      session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
+      rows++
+    }
+    found.push(...session.finish())
+  } else {
+    const known = options.knownRules ?? null
+    if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
+    for await (const r of stream.records) {
+      found.push(...checkCompanionRecord(stream.table, r, known))
+      rows++
+    }
   }
-  const read = await readExportFile(name, bytes)
-  const source = { file: name, kind, table: read.table.name, rows: read.records.length }
-  if (read.table !== RULES_TABLE) {
-    const notes = options.knownRules ? read.notes : [...read.notes, 'no rules table given: the numbers it names were not checked against the rules']
-    return makeReport(source, sortDiagnostics([...read.diagnostics, ...checkCompanion(read.table, read.records, options.knownRules ?? null)]), strict, notes)
-  }
-  const rows = read.records.map((r) => toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
-  const found = runChecks({ rows, glossary: [], sections: [] })
-  return makeReport(source, sortDiagnostics([...read.diagnostics, ...found]), strict, read.notes)
+  const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])
+  return makeReport({ file: name, kind: format, table: stream.table.name, rows }, all, options.strict ?? false, notes)
 }

@@ -2,7 +2,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { EtlError } from '../src/errors.js'
-import { validateSource } from '../src/validate.js'
+import { validateExportStream, validateSource } from '../src/validate.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2026-06-19')
@@ -91,5 +91,23 @@ describe('column problems are diagnostics', () => {
     const doubled = csvText + csvText.split('\r\n').slice(1, 2).join('') + '\r\n'
     const dup = await validateSource('dup.csv', enc(doubled))
     expect(dup.diagnostics.find((d) => d.code === 'duplicate-number')).toMatchObject({ number: '100.1', line: r.rules + 4, position: r.rules })
+  })
+})
+
+describe('streaming: chunks cut anywhere give the same report', () => {
+  async function* chunksOf(bytes: Uint8Array, size: number) {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size)
+  }
+  it.each([
+    ['jsonl', 7],
+    ['csv', 5],
+    ['jsonl', 65536],
+  ] as const)('%s in %i-byte chunks', async (format, size) => {
+    const lines = new TextDecoder().decode(fileOf('rules.jsonl')).split('\n')
+    const bytes = format === 'jsonl' ? enc([...lines.slice(0, 300), lines[5], ...lines.slice(300)].join('\n')) : fileOf('rules.csv')
+    const whole = await validateSource(`x.${format}`, bytes)
+    const streamed = await validateExportStream(`x.${format}`, chunksOf(bytes, size))
+    expect(streamed).toEqual(whole)
+    expect(streamed.source.rows).toBe(format === 'jsonl' ? r.rules + 1 : r.rules)
   })
 })

@@ -29,36 +29,34 @@ function exists(known: KnownRules, target: string): boolean {
 const str = (v: unknown) => (typeof v === 'string' ? v : null)
 
 /**
- * Check a companion table (glossary, rules_meta, references): each row against its schema and,
+ * Check one row of a companion table (glossary, rules_meta, references) against its schema and,
  * when the rules are known, every number it names against them.
  */
-export function checkCompanion(table: TableSpec, records: ExportRecord[], known: KnownRules | null): Diagnostic[] {
+export function checkCompanionRecord(table: TableSpec, { record, position, line }: ExportRecord, known: KnownRules | null): Diagnostic[] {
   const out: Diagnostic[] = []
-  for (const { record, position, line } of records) {
-    const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
-    const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
-    out.push(...schemaDiagnostics(table.name, record, where))
-    if (!known) continue
-    const mustExist = (field: string, value: unknown) => {
-      const v = str(value)
-      if (v !== null && !known.rules.has(v)) out.push(diagnostics.unknownNumber(field, v, where))
+  const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
+  const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
+  out.push(...schemaDiagnostics(table.name, record, where))
+  if (!known) return out
+  const mustExist = (field: string, value: unknown) => {
+    const v = str(value)
+    if (v !== null && !known.rules.has(v)) out.push(diagnostics.unknownNumber(field, v, where))
+  }
+  if (table.name === 'rules_meta') {
+    mustExist('number', record.number)
+    mustExist('parent', record.parent)
+  } else if (table.name === 'references') {
+    const source = str(record.source)
+    if (source !== null && !source.startsWith('glossary:')) mustExist('source', source)
+    const target = str(record.target)
+    if (target !== null && typeof record.resolved === 'boolean') {
+      const found = exists(known, target)
+      if (found !== record.resolved) out.push(diagnostics.resolvedMismatch(target, record.resolved, where))
+      else if (!found) out.push(diagnostics.danglingReference(target, str(record.span) ?? target, { ...where, number: name ?? '?' }))
     }
-    if (table.name === 'rules_meta') {
-      mustExist('number', record.number)
-      mustExist('parent', record.parent)
-    } else if (table.name === 'references') {
-      const source = str(record.source)
-      if (source !== null && !source.startsWith('glossary:')) mustExist('source', source)
-      const target = str(record.target)
-      if (target !== null && typeof record.resolved === 'boolean') {
-        const found = exists(known, target)
-        if (found !== record.resolved) out.push(diagnostics.resolvedMismatch(target, record.resolved, where))
-        else if (!found) out.push(diagnostics.danglingReference(target, str(record.span) ?? target, { ...where, number: name ?? '?' }))
-      }
-    } else if (table.name === 'glossary' && Array.isArray(record.see)) {
-      for (const target of record.see) {
-        if (typeof target === 'string' && !exists(known, target)) out.push(diagnostics.danglingReference(target, target, { ...where, number: name ?? '?' }))
-      }
+  } else if (table.name === 'glossary' && Array.isArray(record.see)) {
+    for (const target of record.see) {
+      if (typeof target === 'string' && !exists(known, target)) out.push(diagnostics.danglingReference(target, target, { ...where, number: name ?? '?' }))
     }
   }
   return out

@@ -200,8 +200,10 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
 // --- CSV -----------------------------------------------------------------------------------
 
 async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
-  const parser = Readable.from(text).pipe(csvParser({ info: true, bom: true, relax_column_count: false }))
-  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>
+  // csv-parse's `info` option would give each record's last line, but costs a third of the parse
+  // time; a record's lines are counted from the line breaks inside its fields instead.
+  const parser = Readable.from(text).pipe(csvParser({ bom: true, relax_column_count: false }))
+  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>
   const next = async () => {
     try {
       const { value, done } = await rows.next()
@@ -212,22 +214,28 @@ async function openCsv(name: string, text: AsyncIterable<string>): Promise<Expor
   }
   const header = await next()
   if (!header) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
-  const columns = header.record
+  const columns = header
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
   async function* records() {
-    // info.lines is where a record ends; a record starts on the line after the previous one ends.
-    let previousEnd = header!.info.lines
+    let line = 1 + lineBreaks(columns)
     let position = 0
     for (let row = await next(); row; row = await next()) {
       const raw: Record<string, unknown> = {}
-      columns.forEach((c, i) => (raw[c] = typeCsvField(types.get(c), row!.record[i]!)))
-      yield { record: mapping.map(raw), position: position++, line: previousEnd + 1 }
-      previousEnd = row.info.lines
+      columns.forEach((c, i) => (raw[c] = typeCsvField(types.get(c), row![i]!)))
+      yield { record: mapping.map(raw), position: position++, line: line + 1 }
+      line += 1 + lineBreaks(row)
     }
   }
   return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g
+function lineBreaks(fields: string[]): number {
+  let n = 0
+  for (const f of fields) if (f.includes('\n') || f.includes('\r')) n += f.match(LINE_BREAK)!.length
+  return n
 }
 
 function csvTypes(table: TableSpec): Map<string, ColumnSpec> {

@@ -5,22 +5,28 @@ import type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
 
 export type ResolvedReference = Reference & { resolved: boolean }
 
-/** The rules, sections and chapters that exist, as `kind:target` keys. */
+/** The rules, sections and chapters that exist. */
 class KnownTargets {
-  private readonly keys = new Set<string>()
+  private readonly rules = new Set<string>()
+  private readonly sections = new Set<string>()
+  private readonly chapters = new Set<string>()
+  private lastSection = ''
   constructor(sections: { number: string }[]) {
     for (const s of sections) this.addSection(s.number)
   }
   addRule(number: string) {
-    this.keys.add(`rule:${number}`)
-    this.addSection(number.slice(0, 3))
+    this.rules.add(number)
+    // Rows come section by section: add a section once, not once per rule.
+    if (!number.startsWith(this.lastSection) || this.lastSection === '') this.addSection(number.slice(0, 3))
   }
   private addSection(section: string) {
-    this.keys.add(`section:${section}`)
-    this.keys.add(`chapter:${section[0]}`)
+    this.lastSection = section + '.'
+    this.sections.add(section)
+    this.chapters.add(section.slice(0, 1))
   }
   has(ref: Reference): boolean {
-    return this.keys.has(`${ref.kind}:${ref.target}`)
+    const set = ref.kind === 'rule' ? this.rules : ref.kind === 'section' ? this.sections : this.chapters
+    return set.has(ref.target)
   }
 }
 

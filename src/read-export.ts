@@ -6,7 +6,7 @@ import { EtlError } from './errors.js'
 import { RULES_TABLE, TABLES, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
 import type { Diagnostic } from './types.js'
 
-export type ExportFormat = 'parquet' | 'jsonl' | 'csv'
+export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
 
 /** The index column of exports written by pandas, as in the public Hugging Face dataset. */
 export const PANDAS_INDEX = '__index_level_0__'
@@ -45,6 +45,7 @@ export interface ExportRecords {
  */
 export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array>): Promise<ExportStream> {
   if (format === 'parquet') return openParquet(name, await collect(chunks))
+  if (format === 'arrow') return openArrow(name, await collect(chunks))
   const text = utf8Text(name, chunks)
   return format === 'jsonl' ? openJsonl(name, text) : openCsv(name, text)
 }
@@ -156,6 +157,44 @@ function fromParquet(o: Record<string, unknown>): Record<string, unknown> {
   const r: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(o)) r[k] = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
   return r
+}
+
+// --- Arrow IPC -----------------------------------------------------------------------------
+
+// apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
+async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
+  const { tableFromIPC } = await import('apache-arrow')
+  let table: import('apache-arrow').Table
+  try {
+    table = tableFromIPC(bytes)
+  } catch (e) {
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (${(e as Error).message})`)
+  }
+  const types = new Map(table.schema.fields.map((f) => [f.name, arrowTypeName(String(f.type))]))
+  const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
+  async function* records() {
+    let position = 0
+    for (const row of table) {
+      const raw: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(row!.toJSON())) raw[k] = fromArrow(v)
+      yield { record: mapping.map(raw), position: position++ }
+    }
+  }
+  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
+}
+
+// Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.
+function arrowTypeName(type: string): string {
+  const names: Record<string, string> = { Utf8: 'string', LargeUtf8: 'string', Int64: 'int64', Bool: 'boolean' }
+  const list = /^(?:Large)?List<(.*)>$/.exec(type)
+  if (list) return `list<${arrowTypeName(list[1]!)}>`
+  return names[type] ?? type.toLowerCase()
+}
+
+function fromArrow(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v
+  if (v !== null && typeof v === 'object' && Symbol.iterator in v && typeof v !== 'string') return [...(v as Iterable<unknown>)].map(fromArrow)
+  return v
 }
 
 // --- JSONL ---------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { countDiagnostics } from './diagnostics.js'
 import type { Diagnostic } from './types.js'
 
-export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv'
+export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow'
 
 /** The validation report: what `validate --json` prints and `build` writes as report.json. */
 export interface Report {

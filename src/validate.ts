@@ -25,7 +25,8 @@ export function sourceKindOf(name: string): SourceKind {
   if (ext === 'parquet') return 'parquet'
   if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl'
   if (ext === 'csv') return 'csv'
-  throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl or .csv`)
+  if (ext === 'arrow' || ext === 'feather') return 'arrow'
+  throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl, .csv or .arrow`)
 }
 
 function exportFormatOf(name: string): ExportFormat {

@@ -9,7 +9,7 @@ import { parseDocument } from '../src/parse.js'
 import { splitLines } from '../src/read.js'
 import { normalizeRules } from '../src/normalize.js'
 import { rulesMetaRows } from '../src/companions.js'
-import { TABLES, type ColumnType } from '../src/tables.js'
+import { RULES_TABLE, TABLES, type ColumnType } from '../src/tables.js'
 import { validateSource } from '../src/validate.js'
 import { writeArrow } from '../src/write-arrow.js'
 import { duck, lit } from './helpers/duckdb.js'
@@ -122,5 +122,22 @@ describe('companions of CR 2025-02-07', () => {
     const clean = await validateSource('references.parquet', readFileSync(join(dir, 'references.parquet')), { knownRules: known })
     expect(clean.valid).toBe(true)
     expect(clean.diagnostics.map((d) => d.message)).toEqual(['glossary:Map cites 110.10 (“110.10”), which does not exist'])
+  })
+})
+
+describe('validate reads the Arrow file too', () => {
+  it('valid, with the rules table and the declared types', async () => {
+    const r = release('2026-06-19')
+    const b = buildDataset(r.file, readBytes(r.path), { arrow: writeArrow })
+    const arrow = b.files.find((f) => f.name === 'rules.arrow')!.bytes
+    const report = await validateSource('rules.arrow', arrow)
+    expect(report).toMatchObject({ valid: true, source: { kind: 'arrow', table: 'rules', rows: r.rules }, diagnostics: [] })
+    // A duplicated row found through the Arrow reader as through the others.
+    const withDuplicate = writeArrow(RULES_TABLE, [...b.rows, { ...b.rows[3]!, index: b.rows.length }] as never)
+    const bad = await validateSource('rules.arrow', withDuplicate)
+    expect(bad.diagnostics.map((d) => [d.code, d.number, d.position])).toEqual([
+      ['duplicate-number', b.rows[3]!.number, r.rules],
+      ['order', b.rows[3]!.number, r.rules],
+    ])
   })
 })

@@ -31,8 +31,9 @@ export const gapCheck: Check = {
 }
 
 function firstMissing(prev: RuleNumber | null, cur: RuleNumber): string | null {
+  // Out of order (or repeated): that is for the order and duplicate-number checks to say.
+  if (prev !== null && compareRuleNumbers(prev, cur) >= 0) return null
   const sameSection = prev !== null && prev.section === cur.section
-  if (sameSection && compareRuleNumbers(prev, cur) >= 0) return null
   const prevRule = sameSection ? prev.rule : 0
   if (cur.rule > prevRule + 1) return `${cur.section}.${prevRule + 1}`
   if (cur.letters === '') return null

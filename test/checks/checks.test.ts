@@ -145,3 +145,9 @@ describe('example-as-row', () => {
     ])
   })
 })
+
+describe('gap, with rows out of order', () => {
+  it('leaves a row that goes backwards to the order check', () => {
+    expect(run(gapCheck, inputOf(rowsOf('100.1', '905.1', '100.2')))).toEqual([])
+  })
+})

@@ -62,9 +62,12 @@ export function findEffectiveDate(lines: string[]): string | null {
   return null
 }
 
+// The same characters as CONTROL_CHARACTERS, without the g flag, so test() keeps no state.
+const HAS_CONTROL = new RegExp(CONTROL_CHARACTERS.source)
+
 function cleanLine(raw: string, lineNo: number, diags: Diagnostic[]): string {
   const s = raw.trim()
-  if (!new RegExp(CONTROL_CHARACTERS.source).test(s)) return s
+  if (!HAS_CONTROL.test(s)) return s
   diags.push(diagnostics.sourceFormat('control-character', `line ${lineNo} holds control characters; they were removed`, { line: lineNo }))
   return s.replace(CONTROL_CHARACTERS, '').trim()
 }

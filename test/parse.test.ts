@@ -105,6 +105,15 @@ describe('parseDocument on the hand-written fixture', () => {
     expect(truncated.rules.find((r) => r.number === '100.1c')!.textLines).toEqual(['The last lettered subrule here.'])
   })
 
+  it('takes a line of only spaces and U+00A0 for a blank line', () => {
+    const lines = splitLines(text)
+    const at = lines.indexOf('100.1c The last lettered subrule here.')
+    lines.splice(at + 1, 1, ' \u00a0\u00a0 ', 'Not indented, but after a blank line: not a continuation.')
+    const doc2 = parseDocument(lines)
+    expect(doc2.rules.find((r) => r.number === '100.1c')!.textLines).toEqual(['The last lettered subrule here.'])
+    expect(doc2.diagnostics.filter((d) => d.params?.kind === 'unclassified-line').map((d) => d.line)).toEqual([at + 3])
+  })
+
   it('throws INPUT_NOT_CR for a text without rules', () => {
     expect(() => parseDocument(['<html><body>Not found</body></html>'], 'page.html')).toThrow(/^parse: page.html is not a Comprehensive Rules text/)
   })

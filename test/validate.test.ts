@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
 import { validateSource } from '../src/validate.js'
+import { cli } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
 import { readBytes, releases } from './helpers/shared.js'
@@ -57,5 +58,11 @@ describe('validate on the public dataset layout, built from the samples', () => 
     expect(found('example-as-row').map((d) => [d.number, d.position])).toEqual([['704.5a', 199]])
     expect(found('schema')).toEqual([])
     expect(found('columns')).toEqual([])
+  })
+
+  it('the CLI exits 1 on them, with GitHub annotations that name the rows', () => {
+    const run = cli(['validate', paths.csv, '--format', 'github'])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toContain(`::error file=${paths.csv},line=201,title=duplicate-number 704.5a::rule 704.5a occurs 2 times (line 200, line 201)`)
   })
 })

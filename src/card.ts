@@ -22,6 +22,7 @@ export function renderDatasetCard(tables: TableSpec[], manifest: Manifest, repor
     language: ['en'],
     license: 'other',
     license_name: 'wizards-of-the-coast-fan-content',
+    license_link: 'https://company.wizards.com/en/legal/fancontentpolicy',
     tags: ['magic-the-gathering', 'rules', 'game-rules'],
     size_categories: [sizeCategory(manifest.counts.rules)],
     dataset_info: tables.map((t) => {

@@ -1,13 +1,16 @@
 import { runChecks } from './checks/index.js'
 import type { CheckInput, CheckRow } from './checks/types.js'
 import { sortDiagnostics } from './diagnostics.js'
+import { parseRuleNumber } from './rule-number.js'
 import type { CrDocument, Diagnostic, LocatedRow } from './types.js'
 
 /** The checks' view of a record read from anywhere: fields of the wrong type become null. */
 export function toCheckRow(record: Record<string, unknown>, where: { line?: number; position?: number }): CheckRow {
   const examples = Array.isArray(record.examples) ? record.examples.filter((e): e is string => typeof e === 'string') : []
+  const number = typeof record.number === 'string' ? record.number : null
   const row: CheckRow = {
-    number: typeof record.number === 'string' ? record.number : null,
+    number,
+    parsed: number === null ? null : parseRuleNumber(number),
     text: typeof record.text === 'string' ? record.text : null,
     examples,
     index: record.index,

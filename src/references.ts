@@ -13,6 +13,7 @@ export interface Reference {
   line?: number
 }
 
+const HAS_DIGIT = /\d/
 const KEYWORD = /\b(rules?|sections?|see)\s+(?=\d)/gi
 const RULE_REF = /(\d{3}(?:\.\d+[a-z]*)?)(?![\d.]?\d)(?:\s?[–-]\s?(\d{3}\.\d+[a-z]*|\d+[a-z]*|[a-z]+)\b)?/y
 const CHAPTER_OR_SECTION_REF = /(\d{3}|\d)(?!\d)(?:\s?[–-]\s?(\d{3}|\d)(?!\d))?/y
@@ -26,6 +27,8 @@ const MAX_RANGE = 100
  */
 export function extractReferences(text: string, source: string, line?: number): Reference[] {
   const refs: Reference[] = []
+  // Most texts cite nothing: without a digit there is nothing to find.
+  if (!HAS_DIGIT.test(text)) return refs
   for (const keyword of text.matchAll(KEYWORD)) {
     const sectionKeyword = keyword[1]!.toLowerCase().startsWith('section')
     const pattern = sectionKeyword ? CHAPTER_OR_SECTION_REF : RULE_REF

@@ -31,7 +31,7 @@ export const duplicateNumberCheck: Check = {
         const out: Diagnostic[] = []
         for (const [number, list] of repeats) {
           const listed = list.map((o) => (o.line !== undefined ? { line: o.line } : { position: o.position }))
-          for (const repeat of list.slice(1)) out.push(diagnostics.duplicateNumber(number, listed, whereOf({ number, text: null, examples: [], index: null, record: {}, ...repeat })))
+          for (const repeat of list.slice(1)) out.push(diagnostics.duplicateNumber(number, listed, whereOf({ number, parsed: null, text: null, examples: [], index: null, record: {}, ...repeat })))
         }
         return out
       },

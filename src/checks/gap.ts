@@ -1,5 +1,5 @@
 import { diagnostics } from '../diagnostics.js'
-import { compareRuleNumbers, lettersAt, letterRank, parseRuleNumber, type RuleNumber } from '../rule-number.js'
+import { compareRuleNumbers, lettersAt, letterRank, type RuleNumber } from '../rule-number.js'
 import type { Diagnostic } from '../types.js'
 import { whereOf, type Check } from './types.js'
 
@@ -15,7 +15,7 @@ export const gapCheck: Check = {
     let prevText: string | null = null
     return {
       visit(row) {
-        const cur = row.number === null ? null : parseRuleNumber(row.number)
+        const cur = row.parsed
         if (!cur) return
         const where = { ...whereOf(row), number: row.number! }
         const missing = firstMissing(prev, cur)

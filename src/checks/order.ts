@@ -1,5 +1,5 @@
 import { diagnostics } from '../diagnostics.js'
-import { compareRuleNumbers, parentNumber, parseRuleNumber, type RuleNumber } from '../rule-number.js'
+import { compareRuleNumbers, parentNumber, type RuleNumber } from '../rule-number.js'
 import type { Diagnostic } from '../types.js'
 import { whereOf, type Check } from './types.js'
 
@@ -15,7 +15,7 @@ export const orderCheck: Check = {
     let previous: { text: string; parsed: RuleNumber } | null = null
     return {
       visit(row) {
-        const parsed = row.number === null ? null : parseRuleNumber(row.number)
+        const parsed = row.parsed
         if (!parsed) return
         const number = row.number!
         const where = { ...whereOf(row), number }

@@ -1,8 +1,11 @@
+import type { RuleNumber } from '../rule-number.js'
 import type { Diagnostic, GlossaryEntry, Heading } from '../types.js'
 
 /** A row as the checks see it: fields of the wrong type are null, so one bad field never hides the rest. */
 export interface CheckRow {
   number: string | null
+  /** `number` parsed, or null when it is not a rule number (parsed once, for every check). */
+  parsed: RuleNumber | null
   text: string | null
   examples: string[]
   index: unknown

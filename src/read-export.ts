@@ -8,6 +8,8 @@ import type { Diagnostic } from './types.js'
 
 export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
 
+const BATCH = 4096
+
 /** The index column of exports written by pandas, as in the public Hugging Face dataset. */
 export const PANDAS_INDEX = '__index_level_0__'
 
@@ -25,7 +27,8 @@ export interface ExportStream {
   notes: string[]
   /** Column problems known from the header or schema. */
   diagnostics: Diagnostic[]
-  records: AsyncIterable<ExportRecord>
+  /** The records in file order, a batch at a time (awaiting each record would cost more than reading it). */
+  batches: AsyncIterable<ExportRecord[]>
   /** Column problems found while reading (JSONL keys first seen late): ask once the records are read. */
   lateDiagnostics(): Diagnostic[]
 }
@@ -56,7 +59,7 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
     yield bytes
   })())
   const records: ExportRecord[] = []
-  for await (const r of stream.records) records.push(r)
+  for await (const batch of stream.batches) records.push(...batch)
   return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
 
@@ -88,16 +91,6 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): Async
   }
 }
 
-async function* linesOf(text: AsyncIterable<string>): AsyncGenerator<string> {
-  let rest = ''
-  for await (const piece of text) {
-    const parts = (rest + piece).split('\n')
-    rest = parts.pop()!
-    yield* parts
-  }
-  if (rest !== '') yield rest
-}
-
 // --- Parquet -------------------------------------------------------------------------------
 
 async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStream> {
@@ -116,10 +109,12 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
   }
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
-  async function* records() {
-    for (let position = 0; position < objects.length; position++) yield { record: mapping.map(fromParquet(objects[position]!)), position }
+  async function* batches() {
+    for (let start = 0; start < objects.length; start += BATCH) {
+      yield objects.slice(start, start + BATCH).map((o, i) => ({ record: mapping.map(fromParquet(o)), position: start + i }))
+    }
   }
-  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
+  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
 }
 
 type SchemaElementLike = {
@@ -172,15 +167,21 @@ async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream>
   }
   const types = new Map(table.schema.fields.map((f) => [f.name, arrowTypeName(String(f.type))]))
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
-  async function* records() {
+  async function* batches() {
+    let batch: ExportRecord[] = []
     let position = 0
     for (const row of table) {
       const raw: Record<string, unknown> = {}
       for (const [k, v] of Object.entries(row!.toJSON())) raw[k] = fromArrow(v)
-      yield { record: mapping.map(raw), position: position++ }
+      batch.push({ record: mapping.map(raw), position: position++ })
+      if (batch.length === BATCH) {
+        yield batch
+        batch = []
+      }
     }
+    if (batch.length > 0) yield batch
   }
-  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
+  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
 }
 
 // Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.
@@ -200,40 +201,57 @@ function fromArrow(v: unknown): unknown {
 // --- JSONL ---------------------------------------------------------------------------------
 
 async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
-  const lines = linesOf(text)[Symbol.asyncIterator]()
+  const pieces = text[Symbol.asyncIterator]()
+  let rest = ''
   let lineNo = 0
-  const next = async (): Promise<{ record: Record<string, unknown>; line: number } | null> => {
-    for (;;) {
-      const { value, done } = await lines.next()
-      if (done) return null
-      lineNo++
-      const line = value.endsWith('\r') ? value.slice(0, -1) : value
-      if (line.trim() === '') continue
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(line)
-      } catch (e) {
-        throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})`)
+  let ended = false
+  // The records of the next piece of text that holds any, parsed in one synchronous run.
+  const nextBatch = async (): Promise<{ record: Record<string, unknown>; line: number }[] | null> => {
+    while (!ended) {
+      const { value, done } = await pieces.next()
+      let lines: string[]
+      if (done) {
+        ended = true
+        lines = rest === '' ? [] : [rest]
+      } else {
+        lines = (rest + value).split('\n')
+        rest = lines.pop()!
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
+      const batch: { record: Record<string, unknown>; line: number }[] = []
+      for (const raw of lines) {
+        lineNo++
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+        if (line.trim() === '') continue
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(line)
+        } catch (e) {
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})`)
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
+        }
+        batch.push({ record: parsed as Record<string, unknown>, line: lineNo })
       }
-      return { record: parsed as Record<string, unknown>, line: lineNo }
+      if (batch.length > 0) return batch
     }
+    return null
   }
-  const first = await next()
-  const columns = first ? Object.keys(first.record) : []
+  const first = await nextBatch()
+  const columns = first ? Object.keys(first[0]!.record) : []
   const mapping = columnMapping(detectTable(name, columns), columns)
   const late = new Set<string>()
-  async function* records() {
+  async function* batches() {
     let position = 0
-    for (let item = first; item; item = await next()) {
-      for (const k of Object.keys(item.record)) if (!mapping.known.has(k) && !columns.includes(k)) late.add(k)
-      yield { record: mapping.map(item.record), position: position++, line: item.line }
+    for (let batch = first; batch; batch = await nextBatch()) {
+      yield batch.map((item) => {
+        for (const k in item.record) if (!mapping.known.has(k) && !columns.includes(k)) late.add(k)
+        return { record: mapping.map(item.record), position: position++, line: item.line }
+      })
     }
   }
   const lateDiagnostics = () => (late.size === 0 ? [] : [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${[...late].join(', ')}`, { unknown: [...late] })])
-  return { ...mapping.info, records: records(), lateDiagnostics }
+  return { ...mapping.info, batches: batches(), lateDiagnostics }
 }
 
 // --- CSV -----------------------------------------------------------------------------------
@@ -257,17 +275,23 @@ async function openCsv(name: string, text: AsyncIterable<string>): Promise<Expor
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
-  async function* records() {
+  async function* batches() {
     let line = 1 + lineBreaks(columns)
     let position = 0
+    let batch: ExportRecord[] = []
     for (let row = await next(); row; row = await next()) {
       const raw: Record<string, unknown> = {}
       columns.forEach((c, i) => (raw[c] = typeCsvField(types.get(c), row![i]!)))
-      yield { record: mapping.map(raw), position: position++, line: line + 1 }
+      batch.push({ record: mapping.map(raw), position: position++, line: line + 1 })
       line += 1 + lineBreaks(row)
+      if (batch.length === BATCH) {
+        yield batch
+        batch = []
+      }
     }
+    if (batch.length > 0) yield batch
   }
-  return { ...mapping.info, records: records(), lateDiagnostics: () => [] }
+  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g

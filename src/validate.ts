@@ -74,17 +74,17 @@ export async function validateExportStream(name: string, chunks: AsyncIterable<U
   const notes = [...stream.notes]
   if (stream.table === RULES_TABLE) {
     const session = startChecks({ glossary: [], sections: [] })
-    for await (const r of stream.records) {
-      session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
-      rows++
+    for await (const batch of stream.batches) {
+      for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
+      rows += batch.length
     }
     found.push(...session.finish())
   } else {
     const known = options.knownRules ?? null
     if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
-    for await (const r of stream.records) {
-      found.push(...checkCompanionRecord(stream.table, r, known))
-      rows++
+    for await (const batch of stream.batches) {
+      for (const r of batch) found.push(...checkCompanionRecord(stream.table, r, known))
+      rows += batch.length
     }
   }
   const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])

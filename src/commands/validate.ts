@@ -51,6 +51,6 @@ async function readKnownRules(file: string) {
   const stream = await openExport(file, kind, inputFileChunks(file, MAX_EXPORT_BYTES))
   if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
   const numbers: string[] = []
-  for await (const r of stream.records) if (typeof r.record.number === 'string') numbers.push(r.record.number)
+  for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)
   return knownRulesOf(numbers)
 }

@@ -25,7 +25,8 @@ dataset: build
 	node pipelines/dataset.mjs
 
 test: build
-	$(BIN)/vitest run
+	$(BIN)/vitest run --reporter=default --reporter=json --outputFile.json=out/test-results.json
+	@node -e "const r=require('./out/test-results.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
 # A rules update: fetch the newest release (FROM=dir takes it from a folder instead; URL=page), build,
 # validate, and write out/CHANGELOG.md against the previous release in raw/.

@@ -78,7 +78,8 @@ const examplesChanges = (a: RuleRow, b: RuleRow) => (sameExamples(a, b) ? null :
 
 /**
  * Compare two releases rule by rule: unchanged, edited (word-level diff), added, removed, and moved
- * (the same or nearly the same text under a new number, within its section: never a removal plus an addition).
+ * (the same text under a new number anywhere, or nearly the same within its section: never a removal
+ * plus an addition).
  * Every rule of NEW is exactly one of unchanged, edited, added or moved.
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {

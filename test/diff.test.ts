@@ -109,3 +109,21 @@ describe('diff of CR 2025-02-07 → 2026-06-19', async () => {
     expect(md).toContain('- **104.6** One card (Karn Liberated) restarts the game. All players still in the game when it restarts then immediately begin a new game. See rule ~~724~~**727**, “Restarting the Game.”')
   })
 })
+
+describe('diffReleases properties', async () => {
+  const b = release('2026-06-19')
+  const side = await diffSideOf(b.path, readBytes(b.path))
+
+  it('a release against itself: every rule unchanged', () => {
+    expect(diffReleases(side, side).counts).toEqual({ old: b.rules, new: b.rules, unchanged: b.rules, edited: 0, added: 0, removed: 0, moved: 0 })
+  })
+
+  it('a rule inserted at the head of a section renumbers the rest: one addition, the others moved', () => {
+    const rows = side.rows.filter((r) => r.number.startsWith('104.'))
+    const renumbered = rows.map((r) => ({ ...r, number: r.number.replace(/^104\.(\d+)/, (_, n) => `104.${Number(n) + 1}`) }))
+    const inserted = { number: '104.1', text: 'A brand new first rule of the section.', examples: [], index: -1 }
+    const d = diffReleases({ ...side, rows }, { ...side, rows: [inserted, ...renumbered] })
+    expect(d.counts).toMatchObject({ added: 1, removed: 0, edited: 0, moved: rows.length, unchanged: 0 })
+    expect(d.moved[0]).toMatchObject({ from: '104.1', to: '104.2', similarity: 1 })
+  })
+})

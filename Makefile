@@ -18,6 +18,7 @@ $(DEPS): package.json package-lock.json
 build: $(DEPS)
 	node scripts/compile-schemas.mjs
 	$(BIN)/tsc -p tsconfig.json
+	@mkdir -p dist/src/workers && cp src/workers/*.mjs dist/src/workers/
 	@chmod +x dist/src/cli.js
 
 # Build out/ from the newest release in RULES_ARCHIVE, or from RULES=path.

@@ -1,6 +1,8 @@
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
+import { Worker } from 'node:worker_threads'
 import { parse as csvParser } from 'csv-parse'
-import { parquetMetadata, parquetReadObjects } from 'hyparquet'
+import { parquetMetadata, type FileMetaData } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { RULES_TABLE, TABLES, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
@@ -91,6 +93,60 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): Async
   }
 }
 
+// --- Binary formats, decoded in a worker ---------------------------------------------------
+
+interface Decoded {
+  names: string[]
+  columns: unknown[][]
+  rowCount: number
+  types: string[] | null
+}
+
+/**
+ * Decode a Parquet or Arrow file in a worker thread with a time limit and a memory limit: the
+ * decoders trust the sizes and counts inside the file, and a damaged one can make them loop or
+ * allocate without end. Columns come back as arrays, which cost far less to pass than row objects.
+ */
+function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string): Promise<Decoded> {
+  // MTG_RULES_DECODE_TIMEOUT_MS is a test seam: fuzzing cannot wait 20 s for each hung decoder.
+  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + bytes.length / 10_000)
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+  const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
+    workerData: { format, buffer },
+    transferList: [buffer as ArrayBuffer],
+    resourceLimits: { maxOldGenerationSizeMb: 2048 },
+  })
+  const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
+  return new Promise<Decoded>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate()
+      reject(fail(`decoding did not finish within ${Math.round(timeoutMs / 1000)} s`))
+    }, timeoutMs)
+    const settle = (action: () => void) => {
+      clearTimeout(timer)
+      void worker.terminate()
+      action()
+    }
+    worker.once('message', (m: ({ ok: true } & Decoded) | { ok: false; message: string }) =>
+      settle(() => (m.ok ? resolve(m) : reject(fail(m.message)))),
+    )
+    worker.once('error', (e: Error & { code?: string }) => settle(() => reject(fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory' : e.message))))
+  })
+}
+
+async function* columnBatches(decoded: Decoded, map: (raw: Record<string, unknown>) => Record<string, unknown>, convert: (v: unknown) => unknown) {
+  for (let start = 0; start < decoded.rowCount; start += BATCH) {
+    const end = Math.min(decoded.rowCount, start + BATCH)
+    const batch: ExportRecord[] = []
+    for (let position = start; position < end; position++) {
+      const raw: Record<string, unknown> = {}
+      decoded.names.forEach((n, i) => (raw[n] = convert(decoded.columns[i]![position])))
+      batch.push({ record: map(raw), position })
+    }
+    yield batch
+  }
+}
+
 // --- Parquet -------------------------------------------------------------------------------
 
 async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStream> {
@@ -100,21 +156,61 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
   }
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
   let types: Map<string, string>
-  let objects: Record<string, unknown>[]
   try {
     const metadata = parquetMetadata(file)
+    const damage = damagedPage(file, metadata)
+    if (damage) throw new Error(damage)
     types = topLevelTypes(metadata.schema)
-    objects = await parquetReadObjects({ file, metadata })
   } catch (e) {
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
   }
+  const decoded = await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file')
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
-  async function* batches() {
-    for (let start = 0; start < objects.length; start += BATCH) {
-      yield objects.slice(start, start + BATCH).map((o, i) => ({ record: mapping.map(fromParquet(o)), position: start + i }))
+  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
+}
+
+// A page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes.
+const MAX_PAGE_BYTES = 256 * 1024 * 1024
+
+/**
+ * Walk every page header of every column chunk before decoding anything: hyparquet trusts the
+ * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
+ * Returns what is wrong, or null.
+ */
+function damagedPage(file: ArrayBuffer, metadata: FileMetaData): string | null {
+  for (const group of metadata.row_groups) {
+    for (const column of group.columns) {
+      const meta = column.meta_data
+      if (!meta) continue
+      const name = meta.path_in_schema.join('.')
+      const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset)
+      const size = Number(meta.total_compressed_size)
+      if (!(start >= 4 && size >= 0 && start + size <= file.byteLength - 8)) return `column ${name} lies outside the file`
+      const reader = { view: new DataView(file, start, size), offset: 0 }
+      let values = 0
+      while (reader.offset < size) {
+        const at = start + reader.offset
+        const header = parquetHeader(reader)
+        const compressed = header.compressed_page_size
+        if (!(compressed >= 0 && reader.offset + compressed <= size)) return `page at byte ${at} of column ${name} claims ${compressed} bytes, past its column`
+        if (!(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= MAX_PAGE_BYTES)) return `page at byte ${at} of column ${name} claims ${header.uncompressed_page_size} bytes uncompressed`
+        const count = header.data_page_header?.num_values ?? header.data_page_header_v2?.num_values ?? header.dictionary_page_header?.num_values ?? 0
+        if (!(count >= 0 && count <= Number(meta.num_values) + (header.dictionary_page_header ? MAX_PAGE_BYTES : 0))) return `page at byte ${at} of column ${name} claims ${count} values`
+        const v2 = header.data_page_header_v2
+        if (v2) {
+          const levels = (v2.definition_levels_byte_length ?? -1) + (v2.repetition_levels_byte_length ?? -1)
+          const sane = v2.num_nulls >= 0 && v2.num_nulls <= count && v2.num_rows >= 0 && v2.num_rows <= count && levels >= 0 && levels <= compressed && v2.encoding !== undefined
+          if (!sane) return `page at byte ${at} of column ${name} has a damaged header`
+        } else if (header.data_page_header && header.data_page_header.encoding === undefined) {
+          return `page at byte ${at} of column ${name} has a damaged header`
+        }
+        if (!header.dictionary_page_header) values += count
+        reader.offset += compressed
+      }
+      if (values !== Number(meta.num_values)) return `column ${name} holds ${values} values in its pages, ${meta.num_values} in the footer`
     }
   }
-  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
+  return null
 }
 
 type SchemaElementLike = {
@@ -148,40 +244,18 @@ function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
   return out
 }
 
-function fromParquet(o: Record<string, unknown>): Record<string, unknown> {
-  const r: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(o)) r[k] = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
-  return r
+function fromParquet(v: unknown): unknown {
+  return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
 }
 
 // --- Arrow IPC -----------------------------------------------------------------------------
 
 // apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
 async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
-  const { tableFromIPC } = await import('apache-arrow')
-  let table: import('apache-arrow').Table
-  try {
-    table = tableFromIPC(bytes)
-  } catch (e) {
-    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (${(e as Error).message})`)
-  }
-  const types = new Map(table.schema.fields.map((f) => [f.name, arrowTypeName(String(f.type))]))
-  const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
-  async function* batches() {
-    let batch: ExportRecord[] = []
-    let position = 0
-    for (const row of table) {
-      const raw: Record<string, unknown> = {}
-      for (const [k, v] of Object.entries(row!.toJSON())) raw[k] = fromArrow(v)
-      batch.push({ record: mapping.map(raw), position: position++ })
-      if (batch.length === BATCH) {
-        yield batch
-        batch = []
-      }
-    }
-    if (batch.length > 0) yield batch
-  }
-  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
+  const decoded = await decodeInWorker(name, 'arrow', bytes, 'an Arrow IPC file')
+  const types = new Map(decoded.names.map((n, i) => [n, arrowTypeName(decoded.types![i]!)]))
+  const mapping = columnMapping(detectTable(name, decoded.names), decoded.names, types)
+  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromArrow), lateDiagnostics: () => [] }
 }
 
 // Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.
@@ -194,7 +268,6 @@ function arrowTypeName(type: string): string {
 
 function fromArrow(v: unknown): unknown {
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v
-  if (v !== null && typeof v === 'object' && Symbol.iterator in v && typeof v !== 'string') return [...(v as Iterable<unknown>)].map(fromArrow)
   return v
 }
 
@@ -259,13 +332,16 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
 async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
   // csv-parse's `info` option would give each record's last line, but costs a third of the parse
   // time; a record's lines are counted from the line breaks inside its fields instead.
-  const parser = Readable.from(text).pipe(csvParser({ bom: true, relax_column_count: false }))
+  const parser = csvParser({ bom: true, relax_column_count: false })
+  // pipeline, not pipe: an error of the source (bad UTF-8) must reach the parser's reader.
+  pipeline(Readable.from(text), parser, () => {})
   const rows = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>
   const next = async () => {
     try {
       const { value, done } = await rows.next()
       return done ? null : value
     } catch (e) {
+      if (e instanceof EtlError) throw e
       throw new EtlError('EXPORT_MALFORMED', `read: ${name}: ${(e as Error).message}`)
     }
   }

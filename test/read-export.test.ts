@@ -2,6 +2,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { EtlError } from '../src/errors.js'
+import { writeArrow } from '../src/write-arrow.js'
 import { validateExportStream, validateSource } from '../src/validate.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -109,5 +110,25 @@ describe('streaming: chunks cut anywhere give the same report', () => {
     const streamed = await validateExportStream(`x.${format}`, chunksOf(bytes, size))
     expect(streamed).toEqual(whole)
     expect(streamed.source.rows).toBe(format === 'jsonl' ? r.rules + 1 : r.rules)
+  })
+})
+
+describe('damaged binary exports end in a clear error, never a hang', () => {
+  // Cases found by fuzzing: each made the decoder loop without end.
+  it.each([
+    ['rules.parquet', 17, 255, /^read: rules\.parquet is not a readable Parquet file \(page at byte 4 of column number has a damaged header\)$/],
+    ['rules.parquet', 25, 70, /^read: rules\.parquet is not a readable Parquet file \(decoding did not finish within 2 s\)$/],
+    ['rules.arrow', 18, 157, /^read: rules\.arrow is not an Arrow IPC file \(decoding did not finish within 2 s\)$/],
+  ] as const)('%s with byte %i set to %i', async (name, at, value, message) => {
+    process.env.MTG_RULES_DECODE_TIMEOUT_MS = '2000'
+    try {
+      const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
+      const bytes = new Uint8Array(small.files.find((f) => f.name === name)!.bytes)
+      bytes[at] = value
+      const e = await failure(name, bytes)
+      expect(e.message).toMatch(message)
+    } finally {
+      delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
+    }
   })
 })

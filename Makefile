@@ -38,9 +38,10 @@ release: build
 history: build
 	node dist/src/cli.js history "$(RULES_ARCHIVE)" --out "$(OUT)/history"
 
-# Property tests on mutated real CR texts: 10,000 cases (make test runs a small share).
+# Property tests: 10,000 mutated real CR texts through the build, and 2,000 damaged exports through
+# validate (make test runs a small share of each).
 fuzz: build
-	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts
+	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts test/fuzz-exports.test.ts
 
 # Speed and memory against the targets; writes bench.json (a script, not a test).
 bench: build

@@ -15,10 +15,9 @@ $(DEPS): package.json package-lock.json
 	@touch $(DEPS)
 
 # Install (if needed) and compile the CLI to dist/.
+# (npm run build: schemas → standalone validators, tsc, the worker script copied beside its caller.)
 build: $(DEPS)
-	node scripts/compile-schemas.mjs
-	$(BIN)/tsc -p tsconfig.json
-	@mkdir -p dist/src/workers && cp src/workers/*.mjs dist/src/workers/
+	npm run --silent build
 	@chmod +x dist/src/cli.js
 
 # Build out/ from the newest release in RULES_ARCHIVE, or from RULES=path.

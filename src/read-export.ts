@@ -49,8 +49,16 @@ export interface ExportRecords {
  * Malformed input throws EtlError EXPORT_MALFORMED, now or while the records are read.
  */
 export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array>): Promise<ExportStream> {
-  if (format === 'parquet') return openParquet(name, await collect(chunks))
-  if (format === 'arrow') return openArrow(name, await collect(chunks))
+  if (format === 'parquet' || format === 'arrow') {
+    const bytes = await collect(chunks)
+    try {
+      return await (format === 'parquet' ? openParquet(name, bytes) : openArrow(name, bytes))
+    } catch (e) {
+      // Whatever a damaged file makes the decoders throw (even a stack overflow) is one error line.
+      if (e instanceof EtlError) throw e
+      throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable ${format === 'parquet' ? 'Parquet' : 'Arrow IPC'} file (${(e as Error).message})`)
+    }
+  }
   const text = utf8Text(name, chunks)
   return format === 'jsonl' ? openJsonl(name, text) : openCsv(name, text)
 }

@@ -1,3 +1,4 @@
+import { append } from './append.js'
 import { checkDocument, toCheckRow } from './check.js'
 import { checkCompanionRecord, type KnownRules } from './checks/companion.js'
 import { startChecks } from './checks/index.js'
@@ -78,12 +79,12 @@ export async function validateExportStream(name: string, chunks: AsyncIterable<U
       for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
       rows += batch.length
     }
-    found.push(...session.finish())
+    append(found, session.finish())
   } else {
     const known = options.knownRules ?? null
     if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
     for await (const batch of stream.batches) {
-      for (const r of batch) found.push(...checkCompanionRecord(stream.table, r, known))
+      for (const r of batch) append(found, checkCompanionRecord(stream.table, r, known))
       rows += batch.length
     }
   }

@@ -132,3 +132,19 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
     }
   })
 })
+
+it('a damaged Arrow file whose one row carries a huge list gives a report, not a stack overflow', async () => {
+  // Found by fuzzing: 55 bytes cut out at offset 309 leave a valid-looking file with an enormous
+  // examples list, and spreading its diagnostics into push() overflowed the call stack.
+  process.env.MTG_RULES_DECODE_TIMEOUT_MS = '2000'
+  try {
+    const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
+    const arrow = small.files.find((f) => f.name === 'rules.arrow')!.bytes
+    const damaged = new Uint8Array([...arrow.subarray(0, 309), ...arrow.subarray(309 + 55)])
+    const report = await validateSource('rules.arrow', damaged)
+    expect(report.valid).toBe(false)
+    expect(report.diagnostics.length).toBeGreaterThan(0)
+  } finally {
+    delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
+  }
+})

@@ -1,3 +1,4 @@
+import { append } from '../append.js'
 import { diagnostics } from '../diagnostics.js'
 import type { ExportRecord } from '../read-export.js'
 import type { TableSpec } from '../tables.js'
@@ -36,7 +37,7 @@ export function checkCompanionRecord(table: TableSpec, { record, position, line 
   const out: Diagnostic[] = []
   const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
   const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
-  out.push(...schemaDiagnostics(table.name, record, where))
+  append(out, schemaDiagnostics(table.name, record, where))
   if (!known) return out
   const mustExist = (field: string, value: unknown) => {
     const v = str(value)

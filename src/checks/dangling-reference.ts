@@ -1,3 +1,4 @@
+import { append } from '../append.js'
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences, type Reference } from '../references.js'
 import type { Diagnostic } from '../types.js'
@@ -33,7 +34,7 @@ class KnownTargets {
 function rowReferences(row: CheckRow): Reference[] {
   if (row.number === null) return []
   const refs: Reference[] = []
-  for (const text of [row.text ?? '', ...row.examples]) refs.push(...extractReferences(text, row.number, row.line))
+  for (const text of [row.text ?? '', ...row.examples]) append(refs, extractReferences(text, row.number, row.line))
   return refs
 }
 
@@ -45,7 +46,7 @@ export function collectReferences(input: CheckInput): ResolvedReference[] {
   const known = new KnownTargets(input.sections)
   for (const row of input.rows) if (row.number !== null) known.addRule(row.number)
   const refs = input.rows.flatMap(rowReferences)
-  for (const entry of input.glossary) refs.push(...extractReferences(entry.definition, `glossary:${entry.term}`, entry.line))
+  for (const entry of input.glossary) append(refs, extractReferences(entry.definition, `glossary:${entry.term}`, entry.line))
   return refs.map((r) => ({ ...r, resolved: known.has(r) }))
 }
 

@@ -2,7 +2,7 @@ import { append } from './append.js'
 import { checkDocument, toCheckRow } from './check.js'
 import { checkCompanionRecord, type KnownRules } from './checks/companion.js'
 import { startChecks } from './checks/index.js'
-import { sortDiagnostics } from './diagnostics.js'
+import { diagnostics, sortDiagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { normalizeRules } from './normalize.js'
 import { parseDocument } from './parse.js'
@@ -88,6 +88,8 @@ export async function validateExportStream(name: string, chunks: AsyncIterable<U
       rows += batch.length
     }
   }
+  // An export without rows is never a dataset, whatever its header says.
+  if (rows === 0) found.push(diagnostics.structure(`the export holds no rows`, 'error'))
   const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])
   return makeReport({ file: name, kind: format, table: stream.table.name, rows }, all, options.strict ?? false, notes)
 }

@@ -51,6 +51,7 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['JSONL with a broken line 57', () => ['validate', file('broken.jsonl', brokenJsonl())], 2, /^read: .*broken\.jsonl: bad JSON on line 57 \(/],
   ['CSV with a wrong column count', () => ['validate', file('count.csv', readFileSync(good.csv, 'utf8').replace('\r\n100.1a,', '\r\n100.1a,extra,'))], 2, /^read: .*count\.csv: Invalid Record Length: expect 4, got 5 on line 3$/],
   ['CSV with an unterminated quote', () => ['validate', file('quote.csv', readFileSync(good.csv, 'utf8') + '999.1,"never closed,[],3022\r\n')], 2, /^read: .*quote\.csv: Quote Not Closed: the parsing is finished with an opening quote at line 3\d{3}$/],
+  ['a CSV export with a header and no rows', () => ['validate', file('header-only.csv', 'number,text,examples,index\r\n')], 1, /^error structure: the export holds no rows$/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'/],

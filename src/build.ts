@@ -1,7 +1,6 @@
 import { renderDatasetCard } from './card.js'
-import { checkInputOf } from './check.js'
-import { collectReferences, runChecks } from './checks/index.js'
-import { sortDiagnostics } from './diagnostics.js'
+import { checkDocument, checkInputOf } from './check.js'
+import { collectReferences } from './checks/index.js'
 import { glossaryRows, referenceRows, rulesMetaRows } from './companions.js'
 import { makeManifest, type ExportFormat, type Manifest } from './manifest.js'
 import { normalizeRules } from './normalize.js'
@@ -50,11 +49,12 @@ const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, 
  */
 export function buildDataset(sourceName: string, bytes: Uint8Array, options: BuildOptions = {}): BuildResult {
   const decoded = decode(bytes, sourceName)
-  const document = parseDocument(splitLines(decoded.text), sourceName)
+  const lines = splitLines(decoded.text)
+  const document = parseDocument(lines, sourceName)
   const located = normalizeRules(document.rules)
   const rows = located.map((r) => r.row)
   const input = checkInputOf(document, located)
-  const diagnostics = sortDiagnostics([...document.diagnostics, ...runChecks(input)])
+  const { diagnostics, coverage } = checkDocument(lines, document, located)
   const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, diagnostics, options.strict ?? false)
   const references = collectReferences(input)
 
@@ -87,6 +87,8 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
       glossary: document.glossary.length,
       references: references.length,
       unresolvedReferences: references.filter((r) => !r.resolved).length,
+      bodyWords: coverage.bodyWords,
+      wordsKept: coverage.wordsKept,
     },
     validation: { valid: report.valid, errors: report.counts.errors, warnings: report.counts.warnings, report: reportFile.name },
     exports,

@@ -1,3 +1,4 @@
+import { checkCoverage, type Coverage } from './coverage.js'
 import { runChecks } from './checks/index.js'
 import type { CheckInput, CheckRow } from './checks/types.js'
 import { sortDiagnostics } from './diagnostics.js'
@@ -27,7 +28,11 @@ export function checkInputOf(doc: CrDocument, rows: LocatedRow[]): CheckInput {
   return { rows: checkRows, glossary: doc.glossary, sections: doc.sections }
 }
 
-/** Every diagnostic for a parsed CR text: what the parser reported, then every check on its rows. */
-export function checkDocument(doc: CrDocument, rows: LocatedRow[]): Diagnostic[] {
-  return sortDiagnostics([...doc.diagnostics, ...runChecks(checkInputOf(doc, rows))])
+/**
+ * Every diagnostic for a parsed CR text: what the parser reported, every check on its rows, and the
+ * coverage check (`text-lost`) of the source `lines` against the rows.
+ */
+export function checkDocument(lines: string[], doc: CrDocument, rows: LocatedRow[]): { diagnostics: Diagnostic[]; coverage: Coverage } {
+  const coverage = checkCoverage(lines, doc, rows.map((r) => r.row))
+  return { diagnostics: sortDiagnostics([...doc.diagnostics, ...runChecks(checkInputOf(doc, rows)), ...coverage.diagnostics]), coverage }
 }

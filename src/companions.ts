@@ -19,13 +19,16 @@ export function glossaryRows(entries: GlossaryEntry[]): TableRow[] {
 
 /**
  * Where each rule sits: chapter and section with their titles, the parent rule of a subrule (by
- * number structure: 702.10a belongs to 702.10, never to 702.1), depth (1 rule, 2 subrule), source line.
+ * number structure: 702.10a belongs to 702.10, never to 702.1; null when that rule is missing from
+ * the release), depth (1 rule, 2 subrule), source line.
  */
 export function rulesMetaRows(doc: CrDocument, rows: LocatedRow[]): TableRow[] {
   const chapterTitles = new Map(doc.chapters.map((c) => [c.number, c.title]))
   const sectionTitles = new Map(doc.sections.map((s) => [s.number, s.title]))
+  const numbers = new Set(rows.map((r) => r.row.number))
   return rows.map(({ row, line }) => {
     const parsed = parseRuleNumber(row.number)
+    const parent = parsed ? parentNumber(parsed) : null
     const section = row.number.slice(0, 3)
     const chapter = section.slice(0, 1)
     return {
@@ -34,7 +37,8 @@ export function rulesMetaRows(doc: CrDocument, rows: LocatedRow[]): TableRow[] {
       chapter_title: chapterTitles.get(chapter) ?? null,
       section,
       section_title: sectionTitles.get(section) ?? null,
-      parent: parsed ? parentNumber(parsed) : null,
+      // A subrule whose rule is missing from the release (a `gap`) has no parent.
+      parent: parent !== null && numbers.has(parent) ? parent : null,
       depth: parsed && parsed.letters !== '' ? 2 : 1,
       line: line ?? 0,
     }

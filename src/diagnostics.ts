@@ -23,6 +23,12 @@ export type SourceFormatKind =
   | 'example-without-rule'
   | 'control-character'
   | 'glossary-entry-without-definition'
+  | 'number-with-space'
+  | 'rule-inside-paragraph'
+  | 'heading-differs'
+  | 'heading-not-in-contents'
+  | 'suspect-character'
+  | 'citation-comma'
 
 /** One factory per diagnostic code: the only place each code's message is written. */
 export const diagnostics = {
@@ -54,6 +60,10 @@ export const diagnostics = {
     const after = previous === null ? 'at the start of its section' : `after ${previous}`
     return make('gap', 'warning', `rule ${where.number} comes ${after}: ${missing} is missing`, where, { previous, missing })
   },
+  missingRule(previous: string, where: Where & { number: string }): Diagnostic {
+    const rule = where.number.replace(/[a-z]+$/, '')
+    return make('gap', 'warning', `rule ${rule} is missing: subrule ${where.number} comes after ${previous} with no rule above it`, where, { previous, missing: rule })
+  },
   danglingReference(target: string, span: string, where: Where & { number: string }): Diagnostic {
     return make('dangling-reference', 'warning', `${where.number} cites ${target} (“${span}”), which does not exist`, where, { target, span })
   },
@@ -66,6 +76,16 @@ export const diagnostics = {
   resolvedMismatch(target: string, resolved: boolean, where: Where): Diagnostic {
     const truth = resolved ? 'does not exist' : 'exists'
     return make('unknown-number', 'error', `reference to ${target} says resolved: ${resolved}, but ${target} ${truth} in the rules table`, where, { target, resolved })
+  },
+  /** A line that begins with a number that cannot be read with confidence: kept, and left to a maintainer. */
+  badNumber(written: string, keptWith: string | null, where: Where): Diagnostic {
+    const kept = keptWith === null ? 'it has no rule above it and is in no row' : `its text was kept as a paragraph of rule ${keptWith}`
+    return make('bad-number', 'error', `line ${where.line} begins with “${written}”, which is not a rule number: ${kept}; fix the number in the source`, where, { written })
+  },
+  /** Words of the rules body that no row holds: a parser bug or a line the parser could not place. */
+  textLost(words: string[], count: number, where: Where): Diagnostic {
+    const shown = words.slice(0, 12).join(' ') + (words.length > 12 ? ' …' : '')
+    return make('text-lost', 'error', `line ${where.line}: ${count} word${count === 1 ? '' : 's'} of the rules body in no row (“${shown}”)`, where, { words: words.slice(0, 50), count })
   },
   columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
     return make('columns', severity, detail, {}, params)

@@ -29,7 +29,7 @@ export interface Manifest {
     lineEndingCounts: { crlf: number; cr: number; lf: number }
     effectiveDate: string | null
   }
-  counts: { rules: number; examples: number; glossary: number; references: number; unresolvedReferences: number }
+  counts: { rules: number; examples: number; glossary: number; references: number; unresolvedReferences: number; bodyWords: number; wordsKept: number }
   validation: { valid: boolean; errors: number; warnings: number; report: string }
   exports: ExportEntry[]
 }

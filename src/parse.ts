@@ -1,18 +1,13 @@
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
-import { CONTROL_CHARACTERS } from './read.js'
-import type { CrDocument, Diagnostic, GlossaryEntry, Heading, ParsedRule } from './types.js'
+import { CHAPTER, EXAMPLE, parseBody, RULE, SECTION } from './parse-body.js'
+import { parseGlossary } from './parse-glossary.js'
+import { sourceLines, type SourceLine } from './source-lines.js'
+import type { CrDocument, Diagnostic, Heading } from './types.js'
 
-const CHAPTER = /^(\d)\.\s+(\S.*)$/
-const SECTION = /^(\d{3})\.\s+(\S.*)$/
-// Lenient on purpose: the typos `119.1d.`, `606.5 ` and `901.4.All` are recognised, then reported.
-const RULE = /^(\d{3})\.(\d+)([a-z]*)(\.?)(\s*)(.*)$/
-const EXAMPLE = /^Examples?:\s*(.*)$/
-const EFFECTIVE = /effective as of ([A-Z][a-z]+) (\d{1,2}), (\d{4})/
+// Releases before July 2009 say "current as of", later ones "effective as of".
+const EFFECTIVE = /(?:effective|current) as of ([A-Z][a-z]+) (\d{1,2}), (\d{4})/
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-
-/** Blank: empty or only white space, U+00A0 included (String.prototype.trim removes it). */
-const isBlank = (line: string) => line.trim() === ''
 
 /**
  * Parse the lines of a Comprehensive Rules text into its parts. Problems in the text become
@@ -35,9 +30,24 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   if (creditsAt < 0) diags.push(diagnostics.structure('no "Credits" after the Glossary: the text may be truncated', 'error', { line: lines.length }))
   const bodyEnd = glossaryAt >= 0 ? glossaryAt : creditsAt >= 0 ? creditsAt : lines.length
 
-  const body = parseBody(lines, bodyStart, bodyEnd, diags)
-  const glossary = glossaryAt >= 0 ? parseGlossary(lines, glossaryAt + 1, creditsAt >= 0 ? creditsAt : lines.length, diags) : []
-  return { effectiveDate: findEffectiveDate(lines), ...body, glossary, diagnostics: diags }
+  const bodyLines = sourceLines(lines, bodyStart, bodyEnd, diags)
+  const wrapped = isHardWrapped(bodyLines)
+  const body = parseBody(bodyLines, wrapped, diags)
+  const contents = contentsAt < 0 ? new Map<string, string>() : contentsHeadings(lines, contentsAt + 1, bodyStart)
+  const chapters = reconcileHeadings(body.chapters, contents, 'chapter', diags)
+  const sections = reconcileHeadings(body.sections, contents, 'section', diags)
+  const glossaryLines = glossaryAt >= 0 ? sourceLines(lines, glossaryAt + 1, creditsAt >= 0 ? creditsAt : lines.length, diags) : []
+  const glossary = parseGlossary(glossaryLines, wrapped, diags)
+  return {
+    effectiveDate: findEffectiveDate(lines),
+    wrapped,
+    body: { start: bodyStart, end: bodyEnd },
+    chapters,
+    sections,
+    rules: body.rules,
+    glossary,
+    diagnostics: diags,
+  }
 }
 
 function isHeadingOrBlank(line: string): boolean {
@@ -50,108 +60,69 @@ function indexOfLine(lines: string[], text: string, from: number): number {
   return -1
 }
 
-/** ISO date of the first "These rules are effective as of Month D, YYYY." line, or null. */
+/**
+ * A hard-wrapped text (2001–2004) breaks every paragraph into lines of about 100 characters: many
+ * lines continue the line above, and none is long. Published texts since hold one paragraph per line.
+ */
+export function isHardWrapped(lines: SourceLine[]): boolean {
+  let ruleLines = 0
+  let wrappedLines = 0
+  let longest = 0
+  let previousBlank = true
+  for (const sl of lines) {
+    const s = sl.text
+    if (s.length > longest) longest = s.length
+    if (s === '') {
+      previousBlank = true
+      continue
+    }
+    if (RULE.test(s)) ruleLines++
+    else if (!previousBlank && !sl.indented && !sl.afterBreak && !EXAMPLE.test(s) && !CHAPTER.test(s) && !SECTION.test(s)) wrappedLines++
+    previousBlank = false
+  }
+  return ruleLines > 0 && wrappedLines >= 0.3 * ruleLines && longest <= 160
+}
+
+/** The chapter and section headings the Contents lists. */
+function contentsHeadings(lines: string[], start: number, end: number): Map<string, string> {
+  const titles = new Map<string, string>()
+  for (let i = start; i < end; i++) {
+    const s = lines[i]!.trim()
+    const m = CHAPTER.exec(s) ?? SECTION.exec(s)
+    if (m && !titles.has(m[1]!)) titles.set(m[1]!, m[2]!)
+  }
+  return titles
+}
+
+/** Body headings take the Contents' title; a heading that disagrees with it, or is not in it, is reported. */
+function reconcileHeadings(headings: Heading[], contents: Map<string, string>, kind: 'chapter' | 'section', diags: Diagnostic[]): Heading[] {
+  if (contents.size === 0) return headings
+  return headings.map((h) => {
+    const listed = contents.get(h.number)
+    const where = { line: h.line, number: h.number }
+    if (listed === undefined) {
+      diags.push(diagnostics.sourceFormat('heading-not-in-contents', `${kind} heading “${h.number}. ${h.title}” is not in the Contents`, where))
+      return h
+    }
+    if (listed === h.title) return h
+    diags.push(diagnostics.sourceFormat('heading-differs', `${kind} heading “${h.number}. ${h.title}” differs from the Contents (“${h.number}. ${listed}”); the Contents' title is kept`, where))
+    return { ...h, title: listed }
+  })
+}
+
+/** ISO date of the first "These rules are effective (or current) as of Month D, YYYY." line, or null. */
 export function findEffectiveDate(lines: string[]): string | null {
   for (const line of lines) {
     const m = EFFECTIVE.exec(line)
     if (!m) continue
     const month = MONTHS.indexOf(m[1]!) + 1
-    if (month === 0) continue
+    const day = Number(m[2])
+    if (month === 0 || day < 1 || day > daysIn(month, Number(m[3]))) continue
     return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`
   }
   return null
 }
 
-// The same characters as CONTROL_CHARACTERS, without the g flag, so test() keeps no state.
-const HAS_CONTROL = new RegExp(CONTROL_CHARACTERS.source)
-
-function cleanLine(raw: string, lineNo: number, diags: Diagnostic[]): string {
-  const s = raw.trim()
-  if (!HAS_CONTROL.test(s)) return s
-  diags.push(diagnostics.sourceFormat('control-character', `line ${lineNo} holds control characters; they were removed`, { line: lineNo }))
-  return s.replace(CONTROL_CHARACTERS, '').trim()
-}
-
-function parseBody(lines: string[], start: number, end: number, diags: Diagnostic[]) {
-  const chapters: Heading[] = []
-  const sections: Heading[] = []
-  const rules: ParsedRule[] = []
-  let current: ParsedRule | null = null
-  // What a continuation paragraph extends: the rule's text, or its last example.
-  let lastPart: 'text' | 'example' | null = null
-
-  for (let i = start; i < end; i++) {
-    const lineNo = i + 1
-    const s = cleanLine(lines[i]!, lineNo, diags)
-    if (s === '') {
-      lastPart = null
-      continue
-    }
-    let m: RegExpExecArray | null
-    if ((m = CHAPTER.exec(s))) {
-      chapters.push({ number: m[1]!, title: m[2]!, line: lineNo })
-      current = null
-      lastPart = null
-    } else if ((m = SECTION.exec(s))) {
-      sections.push({ number: m[1]!, title: m[2]!, line: lineNo })
-      current = null
-      lastPart = null
-    } else if ((m = RULE.exec(s))) {
-      const [, section, rule, letters, period, space, rest] = m as unknown as string[]
-      const number = `${section}.${rule}${letters}`
-      reportNumberTypos(number, letters!, period!, space!, rest!, lineNo, diags)
-      current = { number, textLines: rest === '' ? [] : [rest!], examples: [], line: lineNo }
-      rules.push(current)
-      lastPart = 'text'
-    } else if ((m = EXAMPLE.exec(s))) {
-      if (current) {
-        current.examples.push(m[1]!)
-        lastPart = 'example'
-      } else {
-        diags.push(diagnostics.sourceFormat('example-without-rule', `line ${lineNo}: an example with no rule above it was left out`, { line: lineNo }))
-      }
-    } else if (current && lastPart === 'example') {
-      const ex = current.examples
-      ex[ex.length - 1] += '\n' + s
-    } else if (current && lastPart === 'text') {
-      current.textLines.push(s)
-    } else {
-      const where = current ? { line: lineNo, number: current.number } : { line: lineNo }
-      diags.push(diagnostics.sourceFormat('unclassified-line', `line ${lineNo} fits no rule, heading or example and was left out: “${s.slice(0, 60)}”`, where))
-    }
-  }
-  return { chapters, sections, rules }
-}
-
-function reportNumberTypos(number: string, letters: string, period: string, space: string, rest: string, line: number, diags: Diagnostic[]) {
-  const where = { number, line }
-  if (letters !== '' && period === '.') {
-    diags.push(diagnostics.sourceFormat('subrule-with-period', `subrule ${number} is written "${number}." with a period`, where))
-  } else if (letters === '' && period === '') {
-    diags.push(diagnostics.sourceFormat('rule-without-period', `rule ${number} is written without the period after its number`, where))
-  }
-  if (space === '' && rest !== '') {
-    diags.push(diagnostics.sourceFormat('no-space-after-number', `rule ${number} has no space between its number and its text`, where))
-  }
-}
-
-function parseGlossary(lines: string[], start: number, end: number, diags: Diagnostic[]): GlossaryEntry[] {
-  const entries: GlossaryEntry[] = []
-  let block: { line: number; text: string }[] = []
-  const flush = () => {
-    const [head, ...rest] = block
-    block = []
-    if (!head) return
-    if (rest.length === 0) {
-      diags.push(diagnostics.sourceFormat('glossary-entry-without-definition', `glossary entry “${head.text}” has no definition`, { line: head.line, number: `glossary:${head.text}` }))
-    }
-    entries.push({ term: head.text, definition: rest.map((r) => r.text).join('\n'), line: head.line })
-  }
-  for (let i = start; i < end; i++) {
-    const s = cleanLine(lines[i]!, i + 1, diags)
-    if (s === '') flush()
-    else block.push({ line: i + 1, text: s })
-  }
-  flush()
-  return entries
+function daysIn(month: number, year: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate()
 }

@@ -73,11 +73,17 @@ export type DiagnosticCode =
   | 'structure'
   | 'columns'
   | 'unknown-number'
+  | 'bad-number'
+  | 'text-lost'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {
   /** ISO date (YYYY-MM-DD) from "These rules are effective as of …", or null when absent. */
   effectiveDate: string | null
+  /** Hard-wrapped (2001–2004): paragraphs broken into lines of about 100 characters. */
+  wrapped: boolean
+  /** The rules body: 0-based line indexes, end excluded. */
+  body: { start: number; end: number }
   chapters: Heading[]
   sections: Heading[]
   rules: ParsedRule[]

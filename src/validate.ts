@@ -58,9 +58,10 @@ export async function validateSource(name: string, bytes: Uint8Array, options: V
 
 /** Validate CR text: parse it in memory, then every check. */
 export function validateText(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Report {
-  const doc = parseDocument(splitLines(decode(bytes, name).text), name)
+  const lines = splitLines(decode(bytes, name).text)
+  const doc = parseDocument(lines, name)
   const rows = normalizeRules(doc.rules)
-  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(doc, rows), options.strict ?? false)
+  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(lines, doc, rows).diagnostics, options.strict ?? false)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml'
 import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' }
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
 import { cli, snapshot } from './helpers/cli.js'
-import { readBytes, release } from './helpers/shared.js'
+import { readBytes, release, releases } from './helpers/shared.js'
 
 const ajv = new Ajv2020({ allErrors: true })
 const validManifest = ajv.compile(manifestSchema)
@@ -126,8 +126,9 @@ describe('mtg-rules fetch --from', () => {
     mkdirSync(dest)
     const run = cli(['fetch', '--from', join(r.path, '..'), '--dest', dest])
     expect(run.status).toBe(0)
-    expect(run.stdout).toBe(join(dest, 'MagicCompRules 20260619.txt') + '\n')
+    const newest = releases().at(-1)!
+    expect(run.stdout).toBe(join(dest, newest.file) + '\n')
     const index = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
-    expect(index['MagicCompRules 20260619.txt']).toMatchObject({ effectiveDate: '2026-06-19', bytes: 966265, sha256: snapshot(dest)['MagicCompRules 20260619.txt'] })
+    expect(index[newest.file]).toMatchObject({ effectiveDate: newest.effective, bytes: statSync(newest.path).size, sha256: snapshot(dest)[newest.file] })
   })
 })

@@ -5,7 +5,8 @@ import { whereOf, type Check } from './types.js'
 
 /**
  * `gap`: a skipped rule number within a section (100.1 then 100.3) or a skipped subrule letter
- * (100.1a then 100.1c; l and o are never expected). Rows out of order are left to `order`.
+ * (100.1a then 100.1c; l and o are never expected), or a rule missing above its subrules (724.2,
+ * then 724.3a). Rows out of order are left to `order`.
  */
 export const gapCheck: Check = {
   code: 'gap',
@@ -20,6 +21,7 @@ export const gapCheck: Check = {
         const where = { ...whereOf(row), number: row.number! }
         const missing = firstMissing(prev, cur)
         if (missing !== null) out.push(diagnostics.gap(prev && prev.section === cur.section ? prevText : null, missing, where))
+        else if (missingRule(prev, cur)) out.push(diagnostics.missingRule(prevText!, where))
         if (!prev || compareRuleNumbers(prev, cur) < 0) {
           prev = cur
           prevText = row.number
@@ -28,6 +30,12 @@ export const gapCheck: Check = {
       finish: () => out,
     }
   },
+}
+
+/** A subrule right after another rule than its own (724.2, then 724.3a): its rule is missing. */
+function missingRule(prev: RuleNumber | null, cur: RuleNumber): boolean {
+  if (prev === null || cur.letters === '' || compareRuleNumbers(prev, cur) >= 0) return false
+  return prev.section !== cur.section || prev.rule !== cur.rule
 }
 
 function firstMissing(prev: RuleNumber | null, cur: RuleNumber): string | null {

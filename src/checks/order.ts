@@ -5,7 +5,8 @@ import { whereOf, type Check } from './types.js'
 
 /**
  * `order`: each row's number must come after the previous row's in CR order (section, rule as an
- * integer, subrule letters), and a subrule needs its rule before it.
+ * integer, subrule letters), and a subrule needs its rule before it (unless that rule is simply
+ * missing from its place, a `gap`).
  */
 export const orderCheck: Check = {
   code: 'order',
@@ -23,7 +24,12 @@ export const orderCheck: Check = {
         if (previous && compareRuleNumbers(previous.parsed, parsed) > 0) out.push(diagnostics.order(previous.text, where))
         const parent = parentNumber(parsed)
         if (parent === null) seenRules.add(number)
-        else if (!seenRules.has(parent)) out.push(diagnostics.orphanSubrule(parent, where))
+        else if (!seenRules.has(parent)) {
+          // The rule's place lies between the previous row and this one: the rule is missing, which
+          // `gap` reports; its other subrules are then not orphans either.
+          if (previous && compareRuleNumbers(previous.parsed, { ...parsed, letters: '' }) < 0) seenRules.add(parent)
+          else out.push(diagnostics.orphanSubrule(parent, where))
+        }
         previous = { text: number, parsed }
       },
       finish: () => out,

@@ -140,7 +140,7 @@ describe('example-as-row', () => {
       inputOf(rowsOf(['704.5a', 'If a player has 0 or less life, that player loses the game.'], ['704.5a', 'You control Lich’s Mirror. You’d lose the game due to rule 704.5a and rule 704.5b.'], ['704.6', 'Example: this is one.'])),
     )
     expect(found.map((d) => [d.number, d.position, d.params?.reason])).toEqual([
-      ['704.5a', 1, 'its text cites rule 704.5a itself'],
+      ['704.5a', 1, 'it repeats rule 704.5a and its text cites rule 704.5a itself'],
       ['704.6', 2, 'its text starts with “Example”'],
     ])
   })

@@ -58,3 +58,24 @@ export function historyCsv(rows: HistoryRow[]): Uint8Array {
   const lines = [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => (r[c] === null ? '' : csvField(String(r[c])))).join(','))]
   return Buffer.from(lines.map((l) => l + '\r\n').join(''), 'utf8')
 }
+
+/**
+ * The output folder of each release, in the same order: its effective date. Two texts with the same
+ * date (a re-issue) are kept apart: the later file name (code-point order) is the release and gets
+ * the date's folder, each earlier one `<date>~<file name without .txt>`. A text without a date gets
+ * its file name.
+ */
+export function historyFolders(releases: { name: string; effectiveDate: string | null }[]): string[] {
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  const winner = new Map<string, string>()
+  for (const r of releases) {
+    if (r.effectiveDate === null) continue
+    const held = winner.get(r.effectiveDate)
+    if (held === undefined || byCodePoint(held, r.name) < 0) winner.set(r.effectiveDate, r.name)
+  }
+  const stem = (name: string) => name.replace(/\.txt$/i, '')
+  return releases.map((r) => {
+    if (r.effectiveDate === null) return stem(r.name)
+    return winner.get(r.effectiveDate) === r.name ? r.effectiveDate : `${r.effectiveDate}~${stem(r.name)}`
+  })
+}

@@ -1,7 +1,8 @@
 // The library: every stage as a function over plain data. File and network I/O live in node.ts,
 // fetch-release.ts and the CLI (cli.ts, commands/).
 export { decode, splitLines, countLineEndings, lineEndingLabel, firstInvalidUtf8 } from './read.js'
-export { parseDocument, findEffectiveDate } from './parse.js'
+export { parseDocument, findEffectiveDate, isHardWrapped } from './parse.js'
+export { checkCoverage, type Coverage } from './coverage.js'
 export { normalizeRules, normalizeGlossary } from './normalize.js'
 export { checkDocument, checkInputOf, toCheckRow } from './check.js'
 export { checks, runChecks, startChecks, collectReferences } from './checks/index.js'

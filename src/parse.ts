@@ -21,8 +21,9 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   }
   let bodyStart = firstRule
   while (bodyStart > 0 && isHeadingOrBlank(lines[bodyStart - 1]!)) bodyStart--
-
   const contentsAt = lines.slice(0, bodyStart).findIndex((l) => l.trim() === 'Contents')
+  bodyStart = firstChapterHeading(lines, contentsAt, firstRule) ?? bodyStart
+
   if (contentsAt < 0) diags.push(diagnostics.structure('no "Contents" before the rules body: the text is not the whole document', 'error', { line: bodyStart + 1 }))
   const glossaryAt = indexOfLine(lines, 'Glossary', firstRule)
   if (glossaryAt < 0) diags.push(diagnostics.structure('no "Glossary" after the rules body: the text may be truncated', 'error', { line: lines.length }))
@@ -53,6 +54,23 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
 function isHeadingOrBlank(line: string): boolean {
   const s = line.trim()
   return s === '' || CHAPTER.test(s) || SECTION.test(s)
+}
+
+/**
+ * The body begins at its first chapter heading: the second time the Contents' first chapter line
+ * ("1. Game Concepts") is written. Text between it and the first rule is then part of the body, so
+ * no line there escapes the parser.
+ */
+function firstChapterHeading(lines: string[], contentsAt: number, firstRule: number): number | null {
+  if (contentsAt < 0) return null
+  let listed = -1
+  for (let i = contentsAt + 1; i < firstRule; i++) {
+    const m = CHAPTER.exec(lines[i]!.trim())
+    if (!m) continue
+    if (listed < 0) listed = i
+    else if (m[1] === CHAPTER.exec(lines[listed]!.trim())![1]) return i
+  }
+  return null
 }
 
 function indexOfLine(lines: string[], text: string, from: number): number {

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildDataset, type BuildResult } from '../build.js'
 import { EtlError } from '../errors.js'
-import { historyCsv, historyRowOf, renderHistoryTable, type HistoryRow } from '../history.js'
+import { historyCsv, historyFolders, historyRowOf, renderHistoryTable, type HistoryRow } from '../history.js'
 import { listReleases, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from '../node.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -14,12 +14,13 @@ export async function run(args: string[]): Promise<CommandResult> {
   const arrow = values.arrow ? (await import('../write-arrow.js')).writeArrow : undefined
   const progress = await startProgress(releases.length)
   const rows: HistoryRow[] = []
-  for (const release of releases) {
+  const folders = historyFolders(releases)
+  for (const [i, release] of releases.entries()) {
     const started = performance.now()
     let outcome: BuildResult | Error
     try {
       outcome = buildDataset(release.name, readInputFile(release.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
-      const folder = join(values.out, outcome.document.effectiveDate ?? release.name.replace(/\.txt$/i, ''))
+      const folder = join(values.out, folders[i]!)
       await writeFilesAtomically(folder, outcome.files)
     } catch (e) {
       if (!(e instanceof EtlError)) throw e

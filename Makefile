@@ -3,8 +3,13 @@ RULES_ARCHIVE ?= ../shared/rules
 OUT ?= out
 export RULES_ARCHIVE OUT
 
+HISTORY_OUT ?= out-history
 DEPS := node_modules/.package-lock.json
 BIN := node_modules/.bin
+CLI := dist/src/cli.js
+# What the compiled CLI is made from: it is rebuilt only when one of these changes.
+SOURCES := $(shell find src schemas scripts/compile-schemas.mjs -type f -not -path 'src/generated/*') package.json tsconfig.json
+TEST_RESULTS := node_modules/.cache/mtg-rules-etl/test-results.json
 
 .PHONY: all build dataset test fuzz bench validate release history clean
 
@@ -14,28 +19,34 @@ $(DEPS): package.json package-lock.json
 	npm install --no-audit --no-fund --no-save
 	@touch $(DEPS)
 
-# Install (if needed) and compile the CLI to dist/.
+# Install (if needed) and compile the CLI to dist/, only when a source changed (tsc is incremental too).
 # (npm run build: schemas → standalone validators, tsc, the worker script copied beside its caller.)
-build: $(DEPS)
+build: $(CLI)
+
+$(CLI): $(DEPS) $(SOURCES)
 	npm run --silent build
-	@chmod +x dist/src/cli.js
+	@chmod +x $(CLI)
+	@touch $(CLI)
 
 # Build out/ from the newest release in RULES_ARCHIVE, or from RULES=path.
 dataset: build
 	node pipelines/dataset.mjs
 
+# Test results go to node_modules/.cache, never into the dataset folder out/.
 test: build
-	$(BIN)/vitest run --reporter=default --reporter=json --outputFile.json=out/test-results.json
-	@node -e "const r=require('./out/test-results.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
+	@mkdir -p $(dir $(TEST_RESULTS))
+	$(BIN)/vitest run --reporter=default --reporter=json --outputFile.json=$(TEST_RESULTS)
+	@node -e "const r=require('./$(TEST_RESULTS)'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
 # A rules update: fetch the newest release (FROM=dir takes it from a folder instead; URL=page), build,
 # validate, and write out/CHANGELOG.md against the previous release in raw/.
 release: build
 	node pipelines/regenerate.mjs $(if $(FROM),--from "$(FROM)") $(if $(URL),--url "$(URL)") --raw raw --out "$(OUT)"
 
-# Build and validate every release in RULES_ARCHIVE, with a table (out/history/).
+# Build and validate every release in RULES_ARCHIVE, with a table (out-history/, beside out/: a build
+# owns out/ whole).
 history: build
-	node dist/src/cli.js history "$(RULES_ARCHIVE)" --out "$(OUT)/history"
+	node $(CLI) history "$(RULES_ARCHIVE)" --out "$(HISTORY_OUT)"
 
 # Property tests: 10,000 mutated real CR texts through the build, and 2,000 damaged exports through
 # validate (make test runs a small share of each).
@@ -49,7 +60,7 @@ bench: build
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build
 	@test -n "$(FILE)" || { echo 'make validate: set FILE=path (a CR .txt, .parquet, .jsonl or .csv)' >&2; exit 2; }
-	node dist/src/cli.js validate "$(FILE)" $(VALIDATE_FLAGS)
+	node $(CLI) validate "$(FILE)" $(VALIDATE_FLAGS)
 
 clean:
 	rm -rf dist

@@ -26,7 +26,7 @@ export type TableWriter = (table: TableSpec, rows: TableRow[]) => Uint8Array
 export interface BuildOptions {
   /** Count warnings as errors (default false). */
   strict?: boolean
-  /** Also write rules.arrow with this writer (default: no Arrow file). */
+  /** Also write every table as Arrow IPC (`<table>.arrow`) with this writer (default: no Arrow files). */
   arrow?: TableWriter
 }
 
@@ -71,7 +71,7 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
     add('parquet', writeParquet(spec, tableRows, createdBy))
     add('jsonl', writeJsonl(spec, tableRows))
     add('csv', writeCsv(spec, tableRows))
-    if (options.arrow && spec === RULES_TABLE) add('arrow', options.arrow(spec, tableRows))
+    if (options.arrow) add('arrow', options.arrow(spec, tableRows))
   }
 
   const reportFile = { name: 'report.json', bytes: json(report) }

@@ -2,33 +2,14 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { CommandResult } from './commands/_shared.js'
+import { COMMAND_HELP, nearestCommand, USAGE } from './commands/help.js'
 import { EtlError } from './errors.js'
 import { TOOL } from './version.js'
 
 export type { CommandResult } from './commands/_shared.js'
 
-const USAGE = `Usage: mtg-rules <command> [options]
-
-Commands:
-  build FILE [--out DIR] [--allow-errors] [--strict] [--arrow]
-      Build the rules, glossary, rules_meta and references tables (Parquet, JSONL, CSV; rules.arrow
-      with --arrow), report.json and manifest.json from a CR text.
-  validate FILE [--json | --format text|json|github] [--strict] [--rules RULES_FILE]
-      Check CR text (.txt) or an export (.parquet, .jsonl, .csv) of any table and report every
-      problem. A companion table is checked against RULES_FILE (default: rules.* beside it).
-  diff OLD NEW [--json] [--out FILE]
-      Compare two releases (CR texts or rules exports): added, removed, edited and moved rules,
-      as a Markdown changelog (or JSON).
-  history DIR [--out DIR] [--arrow]
-      Build and validate every CR text in DIR, oldest first; print a table and write
-      history.json and history.csv (default out/history), each release's files in a folder of its own.
-  previous DIR FILE
-      Print the newest release in DIR that is older than FILE (nothing when there is none).
-  fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
-      Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules),
-      or copy the newest release of a folder, into the raw/ cache; prints its path.
-
-Exit codes: 0 valid (warnings allowed), 1 validation errors, 2 unusable input or arguments.`
+/** Exit codes: the one contract of every command. */
+export const EXIT = { valid: 0, invalid: 1, unusable: 2, internal: 3 } as const
 
 // Each command is loaded only when run: a build never pays for the diff, fetch or Parquet reading code.
 const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<CommandResult> }>> = {
@@ -40,26 +21,75 @@ const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<
   fetch: () => import('./commands/fetch.js'),
 }
 
-/** Run one command without touching the process: the result says what to print and the exit code. */
+// A mistake in the arguments: one line on stderr, with the usage of the command.
+const usageError = (message: string, command?: string): CommandResult => {
+  const usage = command && COMMAND_HELP[command] ? `usage: ${COMMAND_HELP[command]!.split('\n')[0]!.replace(/^Usage: /, '')}` : 'mtg-rules --help lists the commands'
+  return { exitCode: EXIT.unusable, stdout: '', stderr: `${message} (${usage})\n` }
+}
+
+/**
+ * Run one command without touching the process: the result says what to print and the exit code.
+ * An unexpected exception is an internal error (exit 3, one line; `--debug` adds the stack).
+ */
 export async function runCommand(argv: string[]): Promise<CommandResult> {
-  const [command, ...rest] = argv
-  if (command === '--version' || command === '-v') return { exitCode: 0, stdout: `${TOOL.version}\n`, stderr: '' }
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    return { exitCode: command === undefined ? 2 : 0, stdout: USAGE + '\n', stderr: '' }
+  const debug = argv.includes('--debug')
+  const args = argv.filter((a) => a !== '--debug')
+  const [command, ...rest] = args
+  if (command === '--version' || command === '-V' || command === '-v') return { exitCode: 0, stdout: `${TOOL.version}\n`, stderr: '' }
+  if (command === undefined) return { exitCode: EXIT.unusable, stdout: '', stderr: USAGE + '\n' }
+  if (command === '--help' || command === '-h') return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
+  if (command === 'help') {
+    const topic = rest[0]
+    if (topic === undefined) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
+    if (!COMMAND_HELP[topic]) return unknownCommand(topic)
+    return { exitCode: 0, stdout: COMMAND_HELP[topic] + '\n', stderr: '' }
   }
+  const load = COMMANDS[command]
+  if (!load) return unknownCommand(command)
+  if (rest.includes('--help') || rest.includes('-h')) return { exitCode: 0, stdout: COMMAND_HELP[command] + '\n', stderr: '' }
   try {
-    const load = COMMANDS[command]
-    if (!load) throw new EtlError('USAGE', `mtg-rules: unknown command "${command}" (try mtg-rules --help)`)
     return await (await load()).run(rest)
   } catch (e) {
-    if (e instanceof EtlError) return { exitCode: 2, stdout: '', stderr: e.message + '\n' }
+    if (e instanceof EtlError) {
+      const result = e.code === 'USAGE' ? usageError(e.message, command) : { exitCode: EXIT.unusable, stdout: '', stderr: e.message + '\n' }
+      return e.code !== 'USAGE' && githubFormat(rest) ? { ...result, stdout: `::error title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` } : result
+    }
     const err = e as Error & { code?: string }
-    if (err.code?.startsWith('ERR_PARSE_ARGS')) return { exitCode: 2, stdout: '', stderr: `mtg-rules ${command}: ${err.message}\n` }
-    throw e
+    if (err.code?.startsWith('ERR_PARSE_ARGS')) return usageError(`mtg-rules ${command}: ${err.message}`, command)
+    return internalError(err, debug)
   }
 }
 
+function unknownCommand(typed: string): CommandResult {
+  const near = nearestCommand(typed)
+  return usageError(`mtg-rules: unknown command "${typed}"${near ? ` (did you mean ${near}?)` : ''}`)
+}
+
+export function internalError(err: unknown, debug: boolean): CommandResult {
+  const e = err instanceof Error ? err : new Error(String(err))
+  const line = `mtg-rules: internal error, please report it: ${e.name}: ${e.message.split('\n')[0]}${debug ? '' : ' (--debug shows the stack)'}`
+  return { exitCode: EXIT.internal, stdout: '', stderr: `${line}\n${debug && e.stack ? e.stack + '\n' : ''}` }
+}
+
+const githubFormat = (args: string[]) => args.some((a, i) => a === '--format=github' || (a === '--format' && args[i + 1] === 'github'))
+const escapeAnnotation = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+
 async function main() {
+  const debug = process.argv.includes('--debug')
+  // A reader that stops early (`| head`) is no error: end quietly, keeping the exit code.
+  const quietOnBrokenPipe = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  }
+  process.stdout.on('error', quietOnBrokenPipe)
+  process.stderr.on('error', quietOnBrokenPipe)
+  const crash = (e: unknown) => {
+    const r = internalError(e, debug)
+    process.stderr.write(r.stderr)
+    process.exit(r.exitCode)
+  }
+  process.on('uncaughtException', crash)
+  process.on('unhandledRejection', crash)
   const result = await runCommand(process.argv.slice(2))
   if (result.stdout) process.stdout.write(result.stdout)
   if (result.stderr) process.stderr.write(result.stderr)

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from './bounded.js'
 import { diagnostics } from './diagnostics.js'
 import { CONTROL_CHARACTERS } from './read.js'
 import type { CrDocument, Diagnostic, RuleRow } from './types.js'
@@ -66,7 +67,7 @@ function placeLostWords(doc: CrDocument, bodyLineWords: (i: number) => string[],
     const found = bodyLineWords(i).filter((w) => missing.has(w) && take(missing, w, 1))
     if (found.length > 0) byLine.set(i + 1, [...found, ...(byLine.get(i + 1) ?? [])])
   }
-  const out: Diagnostic[] = []
+  const out = boundedDiagnostics()
   let reported = 0
   for (const line of [...byLine.keys()].sort((a, b) => a - b)) {
     const ws = byLine.get(line)!

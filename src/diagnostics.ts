@@ -43,9 +43,11 @@ export const diagnostics = {
     const field = instancePath === '' ? 'row' : instancePath
     return make('schema', 'error', `${field} ${ajvMessage}`, where, { instancePath })
   },
-  duplicateNumber(number: string, occurrences: Where[], where: Where): Diagnostic {
-    const list = occurrences.map(describeWhere).join(', ')
-    return make('duplicate-number', 'error', `rule ${number} occurs ${occurrences.length} times (${list})`, where, { occurrences })
+  /** One per duplicated number, at its second occurrence: the count and the first few places. */
+  duplicateNumber(number: string, count: number, occurrences: Where[], where: Where): Diagnostic {
+    const more = count > occurrences.length ? `, … ${count - occurrences.length} more` : ''
+    const list = occurrences.map(describeWhere).join(', ') + more
+    return make('duplicate-number', 'error', `rule ${number} occurs ${count} times (${list})`, where, { count, occurrences })
   },
   order(previous: string, where: Where & { number: string }): Diagnostic {
     return make('order', 'error', `rule ${where.number} comes after ${previous}, but CR order puts it before`, where, { previous })
@@ -106,15 +108,16 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort((a, b) => place(a) - place(b) || byCodePoint(a.code, b.code) || byCodePoint(a.message, b.message))
 }
 
-/** Counts of diagnostics by severity and by code, codes sorted. */
+/** Counts of diagnostics by severity and by code, codes sorted; a BoundedDiagnostics marker counts as what it left out. */
 export function countDiagnostics(list: Diagnostic[]): { errors: number; warnings: number; byCode: Record<string, number> } {
   const byCode: Record<string, number> = {}
   let errors = 0
   let warnings = 0
   for (const d of list) {
-    byCode[d.code] = (byCode[d.code] ?? 0) + 1
-    if (d.severity === 'error') errors++
-    else warnings++
+    const n = d.omitted ?? 1
+    byCode[d.code] = (byCode[d.code] ?? 0) + n
+    if (d.severity === 'error') errors += n
+    else warnings += n
   }
   const sorted: Record<string, number> = {}
   for (const k of Object.keys(byCode).sort()) sorted[k] = byCode[k]!

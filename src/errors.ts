@@ -11,6 +11,9 @@ export type EtlErrorCode =
   | 'ARCHIVE_EMPTY'
   | 'FETCH_FAILED'
   | 'USAGE'
+  | 'OUTPUT_NOT_OURS'
+  | 'OUTPUT_BUSY'
+  | 'INTERNAL'
 
 /**
  * The one error the toolkit throws: the run cannot continue (unusable input, bad arguments).

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import { createReadStream, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
 import type { OutputFile } from './build.js'
 import { EtlError } from './errors.js'
+import { describeFsError } from './fs-errors.js'
 import { sha256 } from './manifest.js'
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
@@ -51,15 +53,6 @@ export function readInputFile(path: string, maxBytes: number): Uint8Array {
   }
 }
 
-function describeFsError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException
-  if (err.code === 'ENOENT') return 'no such file or directory'
-  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied'
-  if (err.code === 'ENOTDIR') return 'a part of the path is not a directory'
-  if (err.code === 'EROFS') return 'read-only file system'
-  return err.code ?? err.message
-}
-
 const pendingTemps = new Set<string>()
 let signalsHooked = false
 
@@ -67,10 +60,11 @@ let signalsHooked = false
 function hookSignals() {
   if (signalsHooked) return
   signalsHooked = true
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
+  for (const [signal, code] of Object.entries(codes)) {
     process.on(signal, () => {
       for (const temp of pendingTemps) rmSync(temp, { force: true })
-      process.exit(signal === 'SIGINT' ? 130 : 143)
+      process.exit(code)
     })
   }
 }
@@ -79,9 +73,10 @@ function hookSignals() {
 const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
 
 /**
- * Write files into `dir` atomically: every file goes to a temporary name in the same folder first,
- * and only when all are written are they renamed into place, in one synchronous run that no signal
- * can split. A failure or an interruption leaves the old files and no temporary ones.
+ * Write files into `dir`, beside what it holds (the raw/ cache, a changelog): every file goes to a
+ * temporary name in the same folder first, and only when all are written are they renamed into place,
+ * in one synchronous run that no signal can split. A failure or an interruption leaves the old files
+ * and no temporary ones. A dataset folder, replaced whole, uses output-folder.ts instead.
  */
 export async function writeFilesAtomically(dir: string, files: OutputFile[]): Promise<void> {
   hookSignals()
@@ -90,10 +85,11 @@ export async function writeFilesAtomically(dir: string, files: OutputFile[]): Pr
     mkdirSync(dir, { recursive: true })
     for (const file of files) {
       const final = join(dir, file.name)
-      const temp = join(dirname(final), `.${basename(final)}.${process.pid}.tmp`)
+      // Unpredictable and created exclusively: a link planted at the name makes the write fail, never follow.
+      const temp = join(dirname(final), `.${basename(final)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
       pendingTemps.add(temp)
       temps.push({ temp, final })
-      const handle = await open(temp, 'w')
+      const handle = await open(temp, 'wx')
       try {
         await handle.writeFile(file.bytes)
         await handle.sync()

@@ -1,7 +1,9 @@
+import { append } from './append.js'
+import { BoundedDiagnostics } from './bounded.js'
 import { countDiagnostics } from './diagnostics.js'
 import type { Diagnostic } from './types.js'
 
-export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow'
+export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow' | 'manifest'
 
 /** The validation report: what `validate --json` prints and `build` writes as report.json. */
 export interface Report {
@@ -9,13 +11,25 @@ export interface Report {
   strict: boolean
   source: { file: string; kind: SourceKind; table: string; rows: number }
   notes: string[]
+  /** Exact counts, listed or not. */
   counts: { errors: number; warnings: number; byCode: Record<string, number> }
+  /** At most MAX_DIAGNOSTICS_PER_CODE of each code; the rest are counted in `omitted`. */
   diagnostics: Diagnostic[]
+  /** Diagnostics counted but not listed, by code (absent when every one is listed). */
+  omitted?: Record<string, number>
 }
 
 /** Build the report; with `strict`, warnings make the input invalid too. */
 export function makeReport(source: Report['source'], diagnostics: Diagnostic[], strict = false, notes: string[] = []): Report {
-  const counts = countDiagnostics(diagnostics)
+  // Lists from several bounded sources may together pass the cap: bound the whole once more.
+  const bounded = new BoundedDiagnostics()
+  append(bounded, diagnostics)
+  const listed = bounded.filter((d) => d.omitted === undefined)
+  const counts = countDiagnostics(bounded)
   const valid = counts.errors === 0 && (!strict || counts.warnings === 0)
-  return { valid, strict, source, notes, counts, diagnostics }
+  const report: Report = { valid, strict, source, notes, counts, diagnostics: listed }
+  const omitted: Record<string, number> = {}
+  for (const d of bounded) if (d.omitted !== undefined) omitted[d.code] = (omitted[d.code] ?? 0) + d.omitted
+  if (Object.keys(omitted).length > 0) report.omitted = Object.fromEntries(Object.entries(omitted).sort(([a], [b]) => (a < b ? -1 : 1)))
+  return report
 }

@@ -59,6 +59,8 @@ export interface Diagnostic {
   /** 0-based row position, when the input is an export. */
   position?: number
   params?: Record<string, unknown>
+  /** Only on the marker a BoundedDiagnostics list leaves: how many diagnostics of this code it did not keep. */
+  omitted?: number
 }
 
 export type DiagnosticCode =
@@ -75,6 +77,7 @@ export type DiagnosticCode =
   | 'unknown-number'
   | 'bad-number'
   | 'text-lost'
+  | 'manifest'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

@@ -20,7 +20,7 @@ export interface ValidateOptions {
 }
 
 /** Which reader a file needs, from its name: .txt is CR text, else .parquet, .jsonl/.ndjson or .csv. */
-export function sourceKindOf(name: string): SourceKind {
+export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest'> {
   const ext = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase()
   if (ext === 'txt') return 'cr-text'
   if (ext === 'parquet') return 'parquet'

@@ -53,9 +53,10 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['CSV with an unterminated quote', () => ['validate', file('quote.csv', readFileSync(good.csv, 'utf8') + '999.1,"never closed,[],3022\r\n')], 2, /^read: .*quote\.csv: Quote Not Closed: the parsing is finished with an opening quote at line 3\d{3}$/],
   ['a CSV export with a header and no rows', () => ['validate', file('header-only.csv', 'number,text,examples,index\r\n')], 1, /^error structure: the export holds no rows$/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
-  ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0/],
-  ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'/],
-  ['an unknown command', () => ['frobnicate', '--out', out], 2, /^mtg-rules: unknown command "frobnicate"/],
+  ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
+  ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],
+  ['an unknown command', () => ['frobnicate', '--out', out], 2, /^mtg-rules: unknown command "frobnicate" \(mtg-rules --help lists the commands\)$/],
+  ['a mistyped command', () => ['biuld', r.path], 2, /^mtg-rules: unknown command "biuld" \(did you mean build\?\) \(mtg-rules --help lists the commands\)$/],
 ]
 
 function sparse(name: string, size: number): string {
@@ -101,18 +102,21 @@ describe('bad inputs: a clear message, the exit code, out/ untouched', () => {
 })
 
 describe('an interrupted build', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s while writing: previous exports intact, no temporary files', async (signal) => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s while writing: previous exports intact, no temporary files', async (signal) => {
     const before = snapshot(out)
     const child = spawn(process.execPath, [join(REPO, 'dist/src/cli.js'), 'build', file('newer.txt', cr), '--out', out, '--arrow'], {
       env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' },
       stdio: ['ignore', 'ignore', 'pipe'],
     })
-    // Wait until the first temporary file exists, then interrupt.
-    for (let i = 0; i < 200 && !readdirSync(out).some((n) => n.endsWith('.tmp')); i++) await new Promise((res) => setTimeout(res, 25))
-    expect(readdirSync(out).some((n) => n.endsWith('.tmp'))).toBe(true)
+    // Wait until the new set is being written beside out/ (a staging folder holding a file), then interrupt.
+    const staging = () => readdirSync(tmp).filter((n) => n.startsWith('.out.staging-'))
+    const writing = () => staging().some((s) => readdirSync(join(tmp, s)).length > 0)
+    for (let i = 0; i < 400 && !writing(); i++) await new Promise((res) => setTimeout(res, 25))
+    expect(writing()).toBe(true)
     child.kill(signal)
     const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)))
-    expect(code).toBe(signal === 'SIGINT' ? 130 : 143)
+    expect(code).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal])
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.out.'))).toEqual([])
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([])
     expect(snapshot(out)).toEqual(before)
     expect(existsSync(join(out, 'rules.arrow'))).toBe(false)

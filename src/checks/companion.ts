@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { append } from '../append.js'
 import { diagnostics } from '../diagnostics.js'
 import type { ExportRecord } from '../read-export.js'
@@ -34,7 +35,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null)
  * when the rules are known, every number it names against them.
  */
 export function checkCompanionRecord(table: TableSpec, { record, position, line }: ExportRecord, known: KnownRules | null): Diagnostic[] {
-  const out: Diagnostic[] = []
+  const out = boundedDiagnostics()
   const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
   const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
   append(out, schemaDiagnostics(table.name, record, where))

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { append } from '../append.js'
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences, type Reference } from '../references.js'
@@ -64,7 +65,7 @@ export const danglingReferenceCheck: Check = {
         for (const ref of rowReferences(row)) if (!known.has(ref)) pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
       },
       finish() {
-        const out: Diagnostic[] = []
+        const out = boundedDiagnostics()
         for (const entry of context.glossary) for (const ref of extractReferences(entry.definition, `glossary:${entry.term}`, entry.line)) pending.push({ ref })
         for (const { ref, position } of pending) {
           if (known.has(ref)) continue

@@ -1,10 +1,16 @@
 import { diagnostics } from '../diagnostics.js'
 import type { Diagnostic } from '../types.js'
-import { whereOf, type Check } from './types.js'
+import type { Check } from './types.js'
 
 type Occurrence = { line?: number; position?: number }
+// How many places a duplicate-number diagnostic names; the count is always exact.
+const PLACES_LISTED = 5
 
-/** `duplicate-number`: a number that names more than one row; reported at each repeat, listing all. */
+/**
+ * `duplicate-number`: a number that names more than one row. One diagnostic per duplicated number,
+ * at its second occurrence, with the count and the first few places: output stays linear in the rows
+ * however often one number repeats.
+ */
 export const duplicateNumberCheck: Check = {
   code: 'duplicate-number',
   start() {
@@ -12,7 +18,7 @@ export const duplicateNumberCheck: Check = {
     const first = new Map<string, number>()
     const lines: number[] = []
     const positions: number[] = []
-    const repeats = new Map<string, Occurrence[]>()
+    const repeats = new Map<string, { count: number; places: Occurrence[] }>()
     return {
       visit(row, ordinal) {
         if (row.number === null) return
@@ -23,15 +29,19 @@ export const duplicateNumberCheck: Check = {
           positions[ordinal] = row.position ?? -1
           return
         }
-        const list = repeats.get(row.number) ?? [occurrence(lines[at]!, positions[at]!)]
-        list.push(occurrence(row.line ?? -1, row.position ?? -1))
-        repeats.set(row.number, list)
+        let repeat = repeats.get(row.number)
+        if (!repeat) {
+          repeat = { count: 1, places: [occurrence(lines[at]!, positions[at]!)] }
+          repeats.set(row.number, repeat)
+        }
+        repeat.count++
+        if (repeat.places.length < PLACES_LISTED) repeat.places.push(occurrence(row.line ?? -1, row.position ?? -1))
       },
       finish() {
         const out: Diagnostic[] = []
-        for (const [number, list] of repeats) {
-          const listed = list.map((o) => (o.line !== undefined ? { line: o.line } : { position: o.position }))
-          for (const repeat of list.slice(1)) out.push(diagnostics.duplicateNumber(number, listed, whereOf({ number, parsed: null, text: null, examples: [], index: null, record: {}, ...repeat })))
+        for (const [number, { count, places }] of repeats) {
+          const listed = places.map((o) => (o.line !== undefined ? { line: o.line } : { position: o.position! }))
+          out.push(diagnostics.duplicateNumber(number, count, listed, { number, ...places[1] }))
         }
         return out
       },

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences } from '../references.js'
 import type { Diagnostic } from '../types.js'
@@ -12,7 +13,7 @@ import { whereOf, type Check } from './types.js'
 export const exampleAsRowCheck: Check = {
   code: 'example-as-row',
   start() {
-    const out: Diagnostic[] = []
+    const out = boundedDiagnostics()
     const seen = new Set<string>()
     return {
       visit(row) {

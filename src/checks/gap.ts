@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { diagnostics } from '../diagnostics.js'
 import { compareRuleNumbers, lettersAt, letterRank, type RuleNumber } from '../rule-number.js'
 import type { Diagnostic } from '../types.js'
@@ -11,7 +12,7 @@ import { whereOf, type Check } from './types.js'
 export const gapCheck: Check = {
   code: 'gap',
   start() {
-    const out: Diagnostic[] = []
+    const out = boundedDiagnostics()
     let prev: RuleNumber | null = null
     let prevText: string | null = null
     return {

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { diagnostics } from '../diagnostics.js'
 import type { Diagnostic } from '../types.js'
 import { whereOf, type Check } from './types.js'
@@ -9,7 +10,7 @@ import { whereOf, type Check } from './types.js'
 export const indexCheck: Check = {
   code: 'index',
   start() {
-    const out: Diagnostic[] = []
+    const out = boundedDiagnostics()
     let previous: unknown = -1
     return {
       visit(row, i) {

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { diagnostics } from '../diagnostics.js'
 import { compareRuleNumbers, parentNumber, type RuleNumber } from '../rule-number.js'
 import type { Diagnostic } from '../types.js'
@@ -11,7 +12,7 @@ import { whereOf, type Check } from './types.js'
 export const orderCheck: Check = {
   code: 'order',
   start() {
-    const out: Diagnostic[] = []
+    const out = boundedDiagnostics()
     const seenRules = new Set<string>()
     let previous: { text: string; parsed: RuleNumber } | null = null
     return {

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../bounded.js'
 import { append } from '../append.js'
 import type { RuleNumber } from '../rule-number.js'
 import type { Diagnostic, GlossaryEntry, Heading } from '../types.js'
@@ -55,7 +56,7 @@ export function perRow(code: string, check: (row: CheckRow) => Diagnostic[]): Ch
   return {
     code,
     start() {
-      const out: Diagnostic[] = []
+      const out = boundedDiagnostics()
       return { visit: (row) => append(out, check(row)), finish: () => out }
     },
   }

@@ -2,8 +2,15 @@ import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build.js'
 import { formatReport } from '../format.js'
-import { MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from '../node.js'
+import { MAX_TEXT_BYTES, readInputFile } from '../node.js'
+import { replaceFolder } from '../output-folder.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
+
+const DATASET_FILE = /^(rules|glossary|rules_meta|references)\.(parquet|jsonl|csv|arrow)$/
+const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json'])
+
+/** What a build may replace in an existing output folder: the files builds write, nothing else. */
+export const datasetOwnership = (name: string, isDirectory: boolean) => !isDirectory && (DATASET_FILE.test(name) || FOLDER_FILES.has(name))
 
 /** mtg-rules build */
 export async function run(args: string[]): Promise<CommandResult> {
@@ -15,6 +22,7 @@ export async function run(args: string[]): Promise<CommandResult> {
       'allow-errors': { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
       arrow: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
     },
   })
   const file = oneFile(positionals, 'build')
@@ -24,10 +32,13 @@ export async function run(args: string[]): Promise<CommandResult> {
   const result = buildDataset(basename(file), bytes, { strict: values.strict, ...(arrow ? { arrow } : {}) })
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
+  const { errors, warnings } = result.report.counts
+  const why = errors > 0 ? `has ${errors} validation error${errors === 1 ? '' : 's'}` : `has ${warnings} warning${warnings === 1 ? '' : 's'} (strict)`
   if (!result.report.valid && !values['allow-errors']) {
-    return ok('', `${summary}\nbuild: ${file} has validation errors; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
+    return ok('', `${summary}\nbuild: ${file} ${why}; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
   }
-  await writeFilesAtomically(values.out, result.files)
+  // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
+  await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
   const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
-  return ok(`${summary}\n`, `${made}\n`, result.report.valid ? 0 : 1)
+  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n`, result.report.valid ? 0 : 1)
 }

@@ -1,15 +1,20 @@
-import { existsSync } from 'node:fs'
-import { basename, dirname, extname, join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { knownRulesOf } from '../checks/companion.js'
+import { knownRulesOf, type KnownRules } from '../checks/companion.js'
 import { EtlError } from '../errors.js'
-import { formatGithub, formatReport } from '../format.js'
+import { formatGithub, formatReport, formatSummaryMarkdown } from '../format.js'
 import { inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../node.js'
 import { openExport } from '../read-export.js'
+import type { Report } from '../report.js'
 import { sourceKindOf, validateExportStream, validateText } from '../validate.js'
-import { ok, oneFile, type CommandResult } from './_shared.js'
+import { verifyManifest } from '../verify-manifest.js'
+import { ok, type CommandResult } from './_shared.js'
 
-/** mtg-rules validate */
+const TABLE_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+
+/** mtg-rules validate PATH... */
 export async function run(args: string[]): Promise<CommandResult> {
   const { values, positionals } = parseArgs({
     args,
@@ -23,19 +28,60 @@ export async function run(args: string[]): Promise<CommandResult> {
   })
   const format = values.format ?? (values.json ? 'json' : 'text')
   if (!['text', 'json', 'github'].includes(format)) throw new EtlError('USAGE', `mtg-rules validate: --format must be text, json or github, not "${format}"`)
-  const file = oneFile(positionals, 'validate')
-  const strict = values.strict
-  let report
-  if (sourceKindOf(file) === 'cr-text') {
-    report = validateText(file, readInputFile(file, MAX_TEXT_BYTES), { strict })
-  } else {
-    const rulesFile = values.rules ?? companionRulesFile(file)
-    const knownRules = rulesFile === null ? undefined : await readKnownRules(rulesFile)
-    report = await validateExportStream(file, inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(knownRules ? { knownRules } : {}) })
+  if (positionals.length === 0) throw new EtlError('USAGE', 'mtg-rules validate: expected a FILE or dataset folder')
+  const reports: Report[] = []
+  for (const path of positionals) {
+    if (isDirectory(path)) reports.push(...(await validateFolder(path, values.strict)))
+    else reports.push(await validateFile(path, values.strict, values.rules))
   }
-  const text = format === 'json' ? JSON.stringify(report, null, 2) : format === 'github' ? formatGithub(report) : formatReport(report)
-  return ok(text === '' ? '' : text + '\n', '', report.valid ? 0 : 1)
+  let text: string
+  if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)
+  else if (format === 'github') {
+    const workspace = process.env.GITHUB_WORKSPACE
+    text = reports.map((r) => formatGithub(r, workspace ? { workspace: resolve(workspace) } : {})).filter((t) => t !== '').join('\n')
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatSummaryMarkdown(reports))
+  } else text = reports.map((r) => formatReport(r)).join('\n\n')
+  return ok(text === '' ? '' : text + '\n', '', reports.every((r) => r.valid) ? 0 : 1)
 }
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+async function validateFile(file: string, strict: boolean, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
+  if (sourceKindOf(file) === 'cr-text') return validateText(file, readInputFile(file, MAX_TEXT_BYTES), { strict })
+  const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
+  const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
+  return validateExportStream(file, inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
+}
+
+/**
+ * A dataset folder: every table file in it (the rules first, so each companion is checked against
+ * them), then manifest.json against the files.
+ */
+async function validateFolder(dir: string, strict: boolean): Promise<Report[]> {
+  const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const hasManifest = existsSync(join(dir, 'manifest.json'))
+  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
+  const reports: Report[] = []
+  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n))
+  const knownRules = rulesFile ? await readKnownRules(join(dir, rulesFile)) : undefined
+  for (const name of names) reports.push(await validateFile(join(dir, name), strict, undefined, knownRules))
+  if (hasManifest) {
+    const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))
+    const files = readdirSync(dir)
+      .filter((n) => statSync(join(dir, n)).isFile())
+      .map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: () => createHash('sha256').update(readFileSync(join(dir, name))).digest('hex') }))
+    reports.push(verifyManifest(join(dir, 'manifest.json'), readFileSync(join(dir, 'manifest.json'), 'utf8'), files, rows))
+  }
+  return reports
+}
+
+const rank = (name: string) => (name.startsWith('rules.') ? 0 : 1)
 
 // A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
 function companionRulesFile(file: string): string | null {

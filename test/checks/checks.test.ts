@@ -37,13 +37,17 @@ describe('schema', () => {
 })
 
 describe('duplicate-number', () => {
-  it('reports each repeat and lists every occurrence', () => {
+  it('reports each duplicated number once, at its second row, with the count and the places', () => {
     const found = run(duplicateNumberCheck, inputOf(rowsOf('704.5', '704.5a', '704.5a', '704.5a')))
-    expect(brief(found)).toEqual([
-      ['duplicate-number', '704.5a', 2],
-      ['duplicate-number', '704.5a', 3],
-    ])
+    expect(brief(found)).toEqual([['duplicate-number', '704.5a', 2]])
     expect(found[0]!.message).toBe('rule 704.5a occurs 3 times (row 1, row 2, row 3)')
+    expect(found[0]!.params).toEqual({ count: 3, occurrences: [{ position: 1 }, { position: 2 }, { position: 3 }] })
+  })
+
+  it('stays linear when one number repeats 20,000 times: one diagnostic, five places named', () => {
+    const found = run(duplicateNumberCheck, inputOf(rowsOf('704.5', ...Array.from({ length: 20_000 }, () => '704.5a'))))
+    expect(found).toHaveLength(1)
+    expect(found[0]!.message).toBe('rule 704.5a occurs 20000 times (row 1, row 2, row 3, row 4, row 5, … 19995 more)')
   })
 })
 

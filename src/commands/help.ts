@@ -1,0 +1,85 @@
+/** What each command takes: printed by `mtg-rules CMD --help`, `mtg-rules help CMD`, and after a usage mistake. */
+export const COMMAND_HELP: Record<string, string> = {
+  build: `Usage: mtg-rules build FILE [--out DIR] [--allow-errors] [--strict] [--arrow] [--force]
+
+Build the rules, glossary, rules_meta and references tables (Parquet, JSONL, CSV; Arrow IPC with
+--arrow), the dataset card, report.json and manifest.json from a Comprehensive Rules text.
+
+Options:
+  --out DIR         output folder (default out); replaced as a whole, atomically
+  --allow-errors    write the dataset even when validation finds errors (exit 1 all the same)
+  --strict          count warnings as errors
+  --arrow           also write <table>.arrow (Arrow IPC file) for every table
+  --force           write into a folder that holds files this tool did not write
+  --debug           print a stack trace on an internal error`,
+  validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE]
+
+Check CR text (.txt), exports (.parquet, .jsonl, .csv, .arrow) of any table, or a dataset folder
+(every table in it, companions against the rules beside them, manifest.json verified).
+
+Options:
+  --json            the report as JSON (several paths: an array of reports)
+  --format FORMAT   text (default), json, or github (Actions annotations; a job summary is written
+                    to $GITHUB_STEP_SUMMARY when set; paths relative to $GITHUB_WORKSPACE)
+  --strict          count warnings as errors
+  --rules FILE      the rules export a companion table is checked against (default: rules.* beside it)`,
+  diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE]
+
+Compare two releases (CR texts or rules exports): added, removed, edited and moved rules, as a
+Markdown changelog (or JSON).
+
+Options:
+  --json            the diff as JSON
+  --out FILE        write there instead of standard output`,
+  history: `Usage: mtg-rules history DIR [--out DIR] [--arrow]
+
+Build and validate every CR text in DIR, oldest first by effective date; print a table and write
+history.json, history.csv and each release's files (default out/history).`,
+  previous: `Usage: mtg-rules previous DIR FILE
+
+Print the newest release in DIR that is older than FILE (nothing when there is none).`,
+  fetch: `Usage: mtg-rules fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
+
+Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules), or copy
+the newest release of a folder, into the raw/ cache; prints its path.`,
+  help: `Usage: mtg-rules help [COMMAND]
+
+Print the usage of a command, or of the tool.`,
+}
+
+export const USAGE = `Usage: mtg-rules <command> [options]
+
+Commands:
+  build FILE        build the dataset from a CR text
+  validate PATH...  check CR text, exports or a dataset folder
+  diff OLD NEW      compare two releases
+  history DIR       build and validate every release of a folder
+  previous DIR FILE the release before FILE
+  fetch             download (or copy) the newest release into raw/
+  help [COMMAND]    this text, or a command's
+
+Options: -h, --help (also after a command), -V, --version, --debug (stack trace on an internal error)
+
+Exit codes: 0 valid (warnings allowed), 1 validation errors, 2 unusable input or arguments,
+3 internal error (a bug: please report it).`
+
+/** The command nearest to a mistyped one, if it is near enough to be a likely typo. */
+export function nearestCommand(typed: string): string | null {
+  let best: string | null = null
+  let bestDistance = Infinity
+  for (const name of Object.keys(COMMAND_HELP)) {
+    const d = editDistance(typed.toLowerCase(), name)
+    if (d < bestDistance) [best, bestDistance] = [name, d]
+  }
+  return bestDistance <= Math.max(2, Math.floor(typed.length / 3)) ? best : null
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]!
+}

@@ -1,0 +1,207 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { EtlError } from './errors.js'
+import { describeFsError } from './fs-errors.js'
+
+/** Which entries of an existing output folder this tool may replace. */
+export type Ownership = (name: string, isDirectory: boolean) => boolean
+
+export interface StagingOptions {
+  /** Replace the folder even when it holds entries `owned` does not claim. */
+  force?: boolean
+  /** How long to wait for another run writing to the same folder (default 120 s). */
+  lockTimeoutMs?: number
+}
+
+/** A new output folder being written beside the old one; `commit` switches to it whole. */
+export interface Staging {
+  write(name: string, bytes: Uint8Array): Promise<void>
+  commit(): void
+  abort(): void
+}
+
+// Test seam: widens the window between files so tests can interrupt a write.
+const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
+const active = new Set<{ abort(): void }>()
+let signalsHooked = false
+
+// An interrupted run leaves the old folder, no staging folder and no lock.
+function hookSignals() {
+  if (signalsHooked) return
+  signalsHooked = true
+  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
+  for (const [signal, code] of Object.entries(codes)) {
+    process.on(signal, () => {
+      for (const s of active) s.abort()
+      process.exit(code)
+    })
+  }
+}
+
+/**
+ * Start replacing the folder `dir`: take its lock (another run writing there is waited for, up to a
+ * limit), sweep what killed runs left, refuse a folder holding entries the tool did not write
+ * (unless `force`), and open a fresh staging folder beside it. Files are created exclusively
+ * (`wx`, never through a link). `commit` swaps the staging folder in with two renames, so readers
+ * see the old set or the new one, never a mixture; a run killed between them is repaired by the next.
+ */
+export async function openStaging(dir: string, owned: Ownership, options: StagingOptions = {}): Promise<Staging> {
+  hookSignals()
+  const target = resolve(dir)
+  refuseHomeOfTheRun(target)
+  const parent = dirname(target)
+  const base = basename(target)
+  try {
+    mkdirSync(parent, { recursive: true })
+  } catch (e) {
+    // mkdir says EEXIST when a part of the path is a file.
+    const cause = (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'a part of the path is not a directory' : describeFsError(e)
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${cause}`)
+  }
+  const lock = join(parent, `.${base}.lock`)
+  await acquireLock(lock, target, options.lockTimeoutMs ?? Number(process.env.MTG_RULES_LOCK_TIMEOUT_MS ?? 120_000))
+  let staging: string | null = null
+  let old: string | null = null
+  let done = false
+  const release = () => rmSync(lock, { force: true })
+  const handle = {
+    abort() {
+      if (done) return
+      done = true
+      // Killed between the two renames: put the old folder back.
+      if (old !== null && existsSync(old) && !existsSync(target)) renameSync(old, target)
+      if (staging !== null) rmSync(staging, { recursive: true, force: true })
+      release()
+      active.delete(handle)
+    },
+  }
+  active.add(handle)
+  try {
+    sweep(parent, base, target)
+    refuseForeign(target, owned, options.force ?? false)
+    staging = mkdtempSync(join(parent, `.${base}.staging-${process.pid}-`))
+  } catch (e) {
+    handle.abort()
+    if (e instanceof EtlError) throw e
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${describeFsError(e)}`)
+  }
+  const stagingDir = staging
+  return {
+    async write(name, bytes) {
+      const path = join(stagingDir, name)
+      try {
+        mkdirSync(dirname(path), { recursive: true })
+        const file = await open(path, 'wx')
+        try {
+          await file.writeFile(bytes)
+          await file.sync()
+        } finally {
+          await file.close()
+        }
+      } catch (e) {
+        handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
+      }
+      if (testDelayMs > 0) await new Promise((r) => setTimeout(r, testDelayMs))
+    },
+    commit() {
+      try {
+        if (existsSync(target)) {
+          old = join(parent, `.${base}.old-${process.pid}-${basename(stagingDir).slice(-6)}`)
+          renameSync(target, old)
+        }
+        renameSync(stagingDir, target)
+        staging = null
+        if (old !== null) rmSync(old, { recursive: true, force: true })
+        done = true
+        release()
+        active.delete(handle)
+      } catch (e) {
+        handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot replace ${dir}: ${describeFsError(e)}`)
+      }
+    },
+    abort: () => handle.abort(),
+  }
+}
+
+/** Write `files` as the whole new content of `dir` (see openStaging). */
+export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<void> {
+  const staging = await openStaging(dir, owned, options)
+  for (const f of files) await staging.write(f.name, f.bytes)
+  staging.commit()
+}
+
+// The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
+function refuseHomeOfTheRun(target: string) {
+  const cwd = resolve('.')
+  const rel = relative(target, cwd)
+  if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep))) {
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
+  }
+  if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
+}
+
+function refuseForeign(target: string, owned: Ownership, force: boolean) {
+  if (!existsSync(target)) return
+  if (!statSync(target).isDirectory()) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} exists and is not a folder`)
+  if (force) return
+  const foreign = readdirSync(target, { withFileTypes: true }).filter((e) => !owned(e.name, e.isDirectory())).map((e) => e.name)
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … ${foreign.length - 3} more` : '')
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool did not write (${shown}); choose an empty folder, or pass --force to replace it whole`)
+  }
+}
+
+const alive = (pid: number) => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function acquireLock(lock: string, target: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' })
+      return
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot lock ${target}: ${describeFsError(e)}`)
+    }
+    let holder = NaN
+    try {
+      holder = Number(readFileSync(lock, 'utf8'))
+    } catch {
+      continue
+    }
+    // A lock whose run is gone (killed) is taken over; an empty one is a run that is just starting.
+    if (!Number.isNaN(holder) && holder !== 0 && !alive(holder)) {
+      try {
+        unlinkSync(lock)
+      } catch {
+        // Another run took it over first.
+      }
+      continue
+    }
+    if (Date.now() > deadline) throw new EtlError('OUTPUT_BUSY', `write: ${target} is being written by another run (pid ${holder}) for more than ${Math.round(timeoutMs / 1000)} s`)
+    await new Promise((r) => setTimeout(r, 25 + Math.random() * 50))
+  }
+}
+
+// What killed runs left beside the folder: staging folders (removed) and an old folder that was
+// moved aside but never deleted (put back if the folder itself is missing, else removed).
+function sweep(parent: string, base: string, target: string) {
+  const leftover = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old)-(\\d+)-`)
+  for (const name of readdirSync(parent)) {
+    const m = leftover.exec(name)
+    if (!m || alive(Number(m[2])) && Number(m[2]) !== process.pid) continue
+    const path = join(parent, name)
+    if (m[1] === 'old' && !existsSync(target)) renameSync(path, target)
+    else rmSync(path, { recursive: true, force: true })
+  }
+}

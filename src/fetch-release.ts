@@ -37,8 +37,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * a whole Comprehensive Rules document, and store it in the cache named by its effective date.
  * Every failure is an EtlError FETCH_FAILED and leaves the cache as it was.
  */
-export async function fetchRelease(options: FetchOptions = {}): Promise<string> {
+export async function fetchRelease(options: FetchOptions = {}): Promise<{ path: string; note: string | null }> {
   const url = options.url ?? RULES_PAGE
+  checkUrl(url)
   const get = (target: string) => getWithRetries(target, options)
   const first = await get(url)
   let textUrl = url
@@ -59,8 +60,28 @@ export async function fetchRelease(options: FetchOptions = {}): Promise<string> 
     if (e instanceof EtlError && e.code !== 'FETCH_FAILED') throw new EtlError('FETCH_FAILED', `fetch: ${textUrl} did not give a Comprehensive Rules text (${e.message})`)
     throw e
   }
-  if (!effectiveDate) throw new EtlError('FETCH_FAILED', `fetch: ${textUrl} has no "These rules are effective as of …" line`)
+  if (!effectiveDate) throw new EtlError('FETCH_FAILED', `fetch: ${textUrl} has no "These rules are effective as of …" line with a real date`)
   return storeRelease(options.dest ?? 'raw', body, effectiveDate, textUrl)
+}
+
+// A URL that can never work is refused at once, not retried.
+function checkUrl(url: string) {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new EtlError('FETCH_FAILED', `fetch: ${url} is not a URL`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new EtlError('FETCH_FAILED', `fetch: ${url}: only http and https are supported, not ${parsed.protocol}`)
+}
+
+const decodeLoosely = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    // A bad %-escape in a link on the page: compare the link as written.
+    return s
+  }
 }
 
 function looksLikeText(contentType: string, url: string): boolean {
@@ -70,8 +91,13 @@ function looksLikeText(contentType: string, url: string): boolean {
 /** The first link to a .txt on a page, the rules text preferred, resolved against the page URL. */
 export function findTextLink(html: string, pageUrl: string): string | null {
   const links = [...html.matchAll(/href\s*=\s*["']([^"']+\.txt(?:\?[^"']*)?)["']/gi)].map((m) => m[1]!.replace(/&amp;/g, '&'))
-  const best = links.find((l) => /MagicCompRules/i.test(decodeURIComponent(l))) ?? links[0]
-  return best === undefined ? null : new URL(best, pageUrl).href
+  const best = links.find((l) => /MagicCompRules/i.test(decodeLoosely(l))) ?? links[0]
+  if (best === undefined) return null
+  try {
+    return new URL(best, pageUrl).href
+  } catch {
+    return null
+  }
 }
 
 async function getWithRetries(url: string, options: FetchOptions): Promise<{ body: Uint8Array; contentType: string }> {
@@ -82,7 +108,7 @@ async function getWithRetries(url: string, options: FetchOptions): Promise<{ bod
     if (attempt > 0) await sleep((options.backoffMs ?? 500) * 2 ** (attempt - 1))
     tries++
     try {
-      return await getOnce(url, options)
+      return await getOnceOrStale(url, options)
     } catch (e) {
       lastError = e as Error
       // A 4xx answer will not change on retry, and an oversized body is refused at once.
@@ -93,6 +119,20 @@ async function getWithRetries(url: string, options: FetchOptions): Promise<{ bod
   throw new EtlError('FETCH_FAILED', `fetch: ${lastError.message}${tries > 1 ? ` (after ${tries} tries)` : ''}`)
 }
 
+// A kept-alive socket the server has closed fails the next request with a reset before any answer:
+// that is no answer from the server, so it is tried again at once, without using up a retry.
+async function getOnceOrStale(url: string, options: FetchOptions) {
+  try {
+    return await getOnce(url, options)
+  } catch (e) {
+    if (e instanceof ResetBeforeAnswer) return getOnce(url, options)
+    throw e
+  }
+}
+
+class ResetBeforeAnswer extends Error {}
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED'])
+
 async function getOnce(url: string, options: FetchOptions): Promise<{ body: Uint8Array; contentType: string }> {
   const timeoutMs = options.timeoutMs ?? 30_000
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024
@@ -100,10 +140,18 @@ async function getOnce(url: string, options: FetchOptions): Promise<{ body: Uint
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' })
   } catch (e) {
+    const code = (e as { cause?: { code?: string } }).cause?.code
+    if (code !== undefined && RESET.has(code)) throw new ResetBeforeAnswer(describeFetchError(url, e, timeoutMs))
     throw new Error(describeFetchError(url, e, timeoutMs))
   }
-  if (!response.ok) throw new HttpError(response.status, url)
-  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (!response.ok) {
+    await response.body?.cancel()
+    throw new HttpError(response.status, url)
+  }
+  // Content-Length counts the bytes on the wire: with Content-Encoding (gzip, br), fetch hands over
+  // more bytes than that, so the length check applies to unencoded bodies only.
+  const encoded = (response.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity'
+  const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN)
   if (declared > maxBytes) throw new EtlError('FETCH_FAILED', `fetch: ${url} is ${declared} bytes, more than the ${maxBytes} allowed`)
   const chunks: Uint8Array[] = []
   let size = 0

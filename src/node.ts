@@ -6,6 +6,7 @@ import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
 import type { OutputFile } from './build.js'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
+import { withLock } from './lock.js'
 import { sha256 } from './manifest.js'
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
@@ -135,7 +136,7 @@ export function listReleases(folder: string): { name: string; path: string; effe
  * Copy the newest release of an archive folder into `dest` as `MagicCompRules YYYYMMDD.txt` and
  * record its sha256 in `dest/index.json`. Returns the copied file's path.
  */
-export async function copyNewestRelease(archive: string, dest: string): Promise<string> {
+export async function copyNewestRelease(archive: string, dest: string): Promise<{ path: string; note: string | null }> {
   let names: string[]
   try {
     names = readdirSync(archive).filter((n) => n.toLowerCase().endsWith('.txt')).sort()
@@ -155,16 +156,32 @@ export async function copyNewestRelease(archive: string, dest: string): Promise<
  * Store a release's bytes in the cache as `MagicCompRules YYYYMMDD.txt` and record its sha256,
  * size and origin in `dest/index.json`, both atomically. Returns the stored file's path.
  */
-export async function storeRelease(dest: string, bytes: Uint8Array, effectiveDate: string, from: string): Promise<string> {
-  const fileName = releaseFileName(effectiveDate)
-  const index = readIndex(join(dest, 'index.json'))
-  index[fileName] = { sha256: sha256(bytes), bytes: bytes.length, effectiveDate, from }
-  const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => a.localeCompare(b)))
-  await writeFilesAtomically(dest, [
-    { name: fileName, bytes },
-    { name: 'index.json', bytes: new TextEncoder().encode(JSON.stringify(sorted, null, 2) + '\n') },
-  ])
-  return join(dest, fileName)
+export async function storeRelease(dest: string, bytes: Uint8Array, effectiveDate: string, from: string): Promise<{ path: string; note: string | null }> {
+  try {
+    mkdirSync(dest, { recursive: true })
+  } catch (e) {
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dest}: ${describeFsError(e)}`)
+  }
+  // Read, change and write index.json under a lock: two fetches at once must not lose an entry.
+  return withLock(join(dest, '.index.lock'), dest, async () => {
+    const index = readIndex(join(dest, 'index.json'))
+    const hash = sha256(bytes)
+    let fileName = releaseFileName(effectiveDate)
+    let note: string | null = null
+    const held = index[fileName] as { sha256?: string } | undefined
+    if (held && held.sha256 !== hash) {
+      // Another text with the same date (a re-issue): keep both, never replace one silently.
+      fileName = fileName.replace(/\.txt$/, ` ${hash.slice(0, 8)}.txt`)
+      note = `fetch: ${dest} already holds a different text effective ${effectiveDate} (${releaseFileName(effectiveDate)}); kept both, this one as ${fileName}`
+    }
+    index[fileName] = { sha256: hash, bytes: bytes.length, effectiveDate, from }
+    const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    await writeFilesAtomically(dest, [
+      { name: fileName, bytes },
+      { name: 'index.json', bytes: new TextEncoder().encode(JSON.stringify(sorted, null, 2) + '\n') },
+    ])
+    return { path: join(dest, fileName), note }
+  })
 }
 
 function readIndex(path: string): Record<string, unknown> {

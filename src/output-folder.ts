@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
+import { acquireLock, alive } from './lock.js'
 
 /** Which entries of an existing output folder this tool may replace. */
 export type Ownership = (name: string, isDirectory: boolean) => boolean
@@ -151,45 +152,6 @@ function refuseForeign(target: string, owned: Ownership, force: boolean) {
   if (foreign.length > 0) {
     const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … ${foreign.length - 3} more` : '')
     throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool did not write (${shown}); choose an empty folder, or pass --force to replace it whole`)
-  }
-}
-
-const alive = (pid: number) => {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-async function acquireLock(lock: string, target: string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' })
-      return
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot lock ${target}: ${describeFsError(e)}`)
-    }
-    let holder = NaN
-    try {
-      holder = Number(readFileSync(lock, 'utf8'))
-    } catch {
-      continue
-    }
-    // A lock whose run is gone (killed) is taken over; an empty one is a run that is just starting.
-    if (!Number.isNaN(holder) && holder !== 0 && !alive(holder)) {
-      try {
-        unlinkSync(lock)
-      } catch {
-        // Another run took it over first.
-      }
-      continue
-    }
-    if (Date.now() > deadline) throw new EtlError('OUTPUT_BUSY', `write: ${target} is being written by another run (pid ${holder}) for more than ${Math.round(timeoutMs / 1000)} s`)
-    await new Promise((r) => setTimeout(r, 25 + Math.random() * 50))
   }
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../src/cli.js'
 import { findTextLink } from '../src/fetch-release.js'
@@ -10,7 +11,11 @@ import { snapshot } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const cr = readBytes(release('2025-02-07').path)
+const older = readBytes(release('2024-03-08').path)
 const cut = cr.subarray(0, Math.floor(cr.length / 2))
+const crText = new TextDecoder().decode(cr)
+const reissue = new TextEncoder().encode(crText.replace('Example:', 'Example :'))
+const impossible = new TextEncoder().encode(crText.replaceAll('effective as of February 7, 2025', 'effective as of February 30, 2099'))
 let server: Server
 let base: string
 let hits: Record<string, number> = {}
@@ -18,8 +23,15 @@ let hits: Record<string, number> = {}
 // A stand-in for the rules website on 127.0.0.1: a page with a link, the text, and what goes wrong.
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const path = decodeURIComponent(req.url ?? '')
+    let path = req.url ?? ''
+    try {
+      path = decodeURIComponent(path)
+    } catch {
+      // a bad %-escape: served as written (a 404)
+    }
     hits[path] = (hits[path] ?? 0) + 1
+    // No kept-alive sockets: one test's connection is never reused, half-closed, by the next.
+    res.setHeader('connection', 'close')
     const page = (href: string) => `<!doctype html><html><body><a href="/en/rules.pdf">PDF</a> <a href="${href}">TXT</a></body></html>`
     switch (path) {
       case '/en/rules':
@@ -41,6 +53,21 @@ beforeAll(async () => {
       case '/flaky.txt':
         if (hits[path] === 1) return res.writeHead(503).end('try later')
         return res.writeHead(200, { 'content-type': 'text/plain' }).end(cr)
+      case '/gzip.txt': {
+        const packed = gzipSync(cr)
+        return res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': packed.length }).end(packed)
+      }
+      case '/reset-once.txt':
+        if (hits[path] === 1) return req.socket.destroy()
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(cr)
+      case '/bad-escape':
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(page('/downloads/MagicCompRules%ZZ.txt'))
+      case '/impossible-date.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(impossible)
+      case '/reissue.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(reissue)
+      case '/older.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(older)
       default:
         return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')
     }
@@ -73,12 +100,45 @@ describe('mtg-rules fetch --url (against a local server)', () => {
     expect([run.exitCode, hits['/flaky.txt']]).toEqual([0, 2])
   })
 
+  it('tries a connection reset again, like any network error', async () => {
+    hits = {}
+    const run = await runCommand(['fetch', '--url', `${base}/reset-once.txt`, '--dest', mkdtempSync(join(tmpdir(), 'raw-')), '--retries', '0'])
+    expect([run.exitCode, hits['/reset-once.txt']]).toEqual([0, 2])
+  })
+
+  it('reads a gzip-encoded answer (Content-Length counts the packed bytes)', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    const run = await fetchInto(dest, `${base}/gzip.txt`)
+    expect(run.exitCode).toBe(0)
+    expect(readBytes(join(dest, 'MagicCompRules 20250207.txt'))).toEqual(cr)
+  })
+
+  it('keeps both texts when a different one has the same date, and says so', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    await fetchInto(dest, `${base}/en/rules`)
+    const run = await fetchInto(dest, `${base}/reissue.txt`)
+    expect(run.exitCode).toBe(0)
+    expect(run.stderr).toMatch(/^fetch: .* already holds a different text effective 2025-02-07 \(MagicCompRules 20250207\.txt\); kept both, this one as MagicCompRules 20250207 [0-9a-f]{8}\.txt\n$/)
+    const index = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
+    expect(Object.keys(index)).toHaveLength(2)
+    expect(readBytes(join(dest, 'MagicCompRules 20250207.txt'))).toEqual(cr)
+  })
+
+  it('loses no index entry when two fetches run at once', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    const runs = await Promise.all([fetchInto(dest, `${base}/en/rules`), fetchInto(dest, `${base}/older.txt`)])
+    expect(runs.map((r) => r.exitCode)).toEqual([0, 0])
+    expect(Object.keys(JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8')))).toEqual(['MagicCompRules 20240308.txt', 'MagicCompRules 20250207.txt'])
+  })
+
   const failures: [string, string, string[], RegExp][] = [
     ['a 404', '/gone', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/gone answered HTTP 404$/],
     ['an HTML page instead of the text', '/html-instead', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/error-page\.txt did not give a Comprehensive Rules text \(parse: .* is not a Comprehensive Rules text/],
     ['a truncated body', '/truncated.txt', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/truncated\.txt was cut short/],
     ['half a text, whole as far as HTTP knows', '/half-a-text.txt', [], /^fetch: .*half-a-text\.txt is not a whole Comprehensive Rules text: no "Glossary" after the rules body/],
     ['a slow server', '/slow.txt', ['--timeout', '300'], /^fetch: http:\/\/127\.0\.0\.1:\d+\/slow\.txt did not answer within 300 ms \(after 2 tries\)$/],
+    ['a link with a bad %-escape', '/bad-escape', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/downloads\/MagicCompRules%ZZ\.txt answered HTTP 404$/],
+    ['an impossible effective date (February 30)', '/impossible-date.txt', [], /^fetch: .*impossible-date\.txt has no "These rules are effective as of …" line with a real date$/],
   ]
   it.each(failures)('%s: exit 2, one line, the cache unchanged', async (_, path, more, message) => {
     const dest = mkdtempSync(join(tmpdir(), 'raw-'))
@@ -89,6 +149,13 @@ describe('mtg-rules fetch --url (against a local server)', () => {
     expect(run.stderr.trimEnd()).toMatch(message)
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(snapshot(dest)).toEqual(before)
+  })
+})
+
+describe('mtg-rules fetch refuses what can never work, without retrying', () => {
+  it('an unsupported scheme', async () => {
+    const run = await runCommand(['fetch', '--url', 'ftp://example.invalid/MagicCompRules.txt', '--dest', mkdtempSync(join(tmpdir(), 'raw-'))])
+    expect(run).toEqual({ exitCode: 2, stdout: '', stderr: 'fetch: ftp://example.invalid/MagicCompRules.txt: only http and https are supported, not ftp:\n' })
   })
 })
 

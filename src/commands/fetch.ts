@@ -12,7 +12,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   })
   if (positionals.length > 0) throw new EtlError('USAGE', `mtg-rules fetch: unexpected argument "${positionals[0]}"`)
   if (values.from !== undefined && values.url !== undefined) throw new EtlError('USAGE', 'mtg-rules fetch: give --from DIR or --url PAGE, not both')
-  if (values.from !== undefined) return ok((await copyNewestRelease(values.from, values.dest)) + '\n')
+  const stored = (r: { path: string; note: string | null }) => ok(r.path + '\n', r.note === null ? '' : r.note + '\n')
+  if (values.from !== undefined) return stored(await copyNewestRelease(values.from, values.dest))
   const { fetchRelease } = await import('../fetch-release.js')
   const number = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined
@@ -21,11 +22,11 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   const timeoutMs = number('timeout', values.timeout)
   const retries = number('retries', values.retries)
-  const path = await fetchRelease({
+  const result = await fetchRelease({
     dest: values.dest,
     ...(values.url !== undefined ? { url: values.url } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(retries !== undefined ? { retries } : {}),
   })
-  return ok(path + '\n')
+  return stored(result)
 }

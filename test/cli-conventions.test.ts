@@ -1,0 +1,223 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cli, snapshot } from './helpers/cli.js'
+import { writeHfExports } from './helpers/hf-exports.js'
+import { sampleRows } from './helpers/hf-sample.js'
+import { release, REPO } from './helpers/shared.js'
+
+const r = release('2025-02-07')
+const CLI = join(REPO, 'dist/src/cli.js')
+const tmp = mkdtempSync(join(tmpdir(), 'conventions-'))
+const built = (() => {
+  const out = join(tmp, 'built')
+  const run = cli(['build', r.path, '--out', out])
+  if (run.status !== 0) throw new Error(run.stderr)
+  return out
+})()
+
+describe('help and version, like git and ripgrep', () => {
+  it.each([
+    [['build', '--help']],
+    [['build', '-h']],
+    [['help', 'build']],
+  ])('%j prints the command’s usage to stdout and exits 0', (args) => {
+    const run = cli(args)
+    expect([run.status, run.stderr]).toEqual([0, ''])
+    expect(run.stdout).toMatch(/^Usage: mtg-rules build FILE \[--out DIR\]/)
+    expect(run.stdout).toContain('--allow-errors')
+  })
+
+  it('mtg-rules --help lists every command; no arguments print it to stderr, exit 2', () => {
+    const help = cli(['--help'])
+    expect(help.status).toBe(0)
+    for (const c of ['build', 'validate', 'diff', 'history', 'previous', 'fetch']) expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'))
+    const none = cli([])
+    expect([none.status, none.stdout]).toEqual([2, ''])
+    expect(none.stderr).toMatch(/^Usage: mtg-rules <command>/)
+  })
+
+  it('-V prints the version from package.json', () => {
+    const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
+    expect(cli(['-V'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
+  })
+
+  it('suggests the nearest command for a typo', () => {
+    const run = cli(['valdiate', 'x.jsonl'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe('mtg-rules: unknown command "valdiate" (did you mean validate?) (mtg-rules --help lists the commands)\n')
+  })
+})
+
+describe('output into a pipe that closes early', () => {
+  it('ends quietly with the command’s exit code when the reader stops (| head -1)', () => {
+    const run = spawnSync('bash', ['-c', `node "${CLI}" diff "${release('2016-07-22').path}" "${r.path}" --json | head -c 100 >/dev/null; echo "status=\${PIPESTATUS[0]}"`], { encoding: 'utf8' })
+    expect(run.stdout.trim()).toBe('status=0')
+    expect(run.stderr).toBe('')
+  })
+})
+
+describe('text output never carries raw control characters from the data', () => {
+  const hostile = join(tmp, 'hostile.jsonl')
+  writeFileSync(hostile, JSON.stringify({ number: '100.1\n::error file=x::pwned\u001b[31m', text: 'x', examples: [], index: 0 }) + '\n')
+
+  it.each(['text', 'github'])('--format %s', (format) => {
+    const run = cli(['validate', hostile, '--format', format])
+    expect(run.status).toBe(1)
+    for (const line of run.stdout.split('\n')) expect(line.startsWith('::error file=x')).toBe(false)
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
+    expect(run.stdout).toContain(format === 'text' ? '\\n::error file=x::pwned\\u001b[31m' : '%0A%3A%3Aerror')
+  })
+})
+
+describe('--format github', () => {
+  const broken = join(tmp, 'gh')
+  mkdirSync(broken)
+  const jsonl = readFileSync(join(built, 'rules.jsonl'), 'utf8').split('\n')
+  // A duplicate (error) after a dangling reference (warning) in file order.
+  writeFileSync(join(broken, 'rules.jsonl'), [...jsonl.slice(0, 3), jsonl[1]!.replace('"index":1', '"index":3'), ...jsonl.slice(4)].join('\n'))
+
+  it('lists errors before warnings, paths relative to GITHUB_WORKSPACE, and writes a job summary', () => {
+    const summary = join(tmp, 'summary.md')
+    const run = spawnSync(process.execPath, [CLI, 'validate', join(broken, 'rules.jsonl'), '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_WORKSPACE: tmp, GITHUB_STEP_SUMMARY: summary } })
+    expect(run.status).toBe(1)
+    const lines = run.stdout.trim().split('\n')
+    const firstWarning = lines.findIndex((l) => l.startsWith('::warning'))
+    const lastError = lines.map((l) => l.startsWith('::error')).lastIndexOf(true)
+    expect(lastError).toBeGreaterThanOrEqual(0)
+    if (firstWarning >= 0) expect(lastError).toBeLessThan(firstWarning)
+    expect(lines[0]).toMatch(/^::error file=gh\/rules\.jsonl,line=\d+,title=duplicate-number /)
+    expect(readFileSync(summary, 'utf8')).toMatch(/^## mtg-rules validate\n[\s\S]*\| gh\/rules\.jsonl|rules\.jsonl/)
+  })
+
+  it('names the row of a Parquet export in the title', () => {
+    const paths = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-')), sampleRows())
+    const run = cli(['validate', paths.parquet, '--format', 'github'])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toMatch(/^::error file=.*\.parquet,title=duplicate-number 704\.5a row 199::rule 704\.5a occurs 2 times \(row 198, row 199\)$/m)
+  })
+
+  it('an unusable input is an ::error annotation too (exit 2)', () => {
+    const run = cli(['validate', join(tmp, 'missing.parquet'), '--format', 'github'])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toMatch(/^::error title=mtg-rules validate::read: cannot open .*missing\.parquet: no such file or directory\n$/)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe('validate several paths and a dataset folder', () => {
+  it('validates every table of a folder and verifies manifest.json', () => {
+    const run = cli(['validate', built, '--json'])
+    expect(run.status).toBe(0)
+    const reports = JSON.parse(run.stdout)
+    expect(reports.map((x: { source: { table: string } }) => x.source.table)).toEqual([
+      ...Array(3).fill('rules'),
+      ...Array(3).fill('glossary'),
+      ...Array(3).fill('references'),
+      ...Array(3).fill('rules_meta'),
+      'manifest',
+    ])
+    expect(reports.at(-1)).toMatchObject({ valid: true, source: { kind: 'manifest', rows: 12 } })
+  })
+
+  it('reports a changed, a missing and an unlisted file against the manifest', () => {
+    const copy = join(tmp, 'tampered')
+    mkdirSync(copy)
+    for (const name of readdirSync(built)) writeFileSync(join(copy, name), readFileSync(join(built, name)))
+    writeFileSync(join(copy, 'glossary.csv'), readFileSync(join(copy, 'glossary.csv'), 'utf8').replace('Abandon', 'Abandom'))
+    rmSync(join(copy, 'references.csv'))
+    writeFileSync(join(copy, 'notes.csv'), 'a,b\r\n')
+    const run = cli(['validate', copy, '--json'])
+    expect(run.status).toBe(1)
+    const manifest = JSON.parse(run.stdout).find((x: { source: { kind: string } }) => x.source.kind === 'manifest')
+    expect(manifest.diagnostics.map((d: { message: string }) => d.message)).toEqual([
+      'glossary.csv does not match its sha256 in manifest.json',
+      'references.csv is listed in manifest.json but missing',
+      'notes.csv is in the folder but not listed in manifest.json',
+    ])
+  })
+
+  it('takes several files at once; exit 1 when any is invalid', () => {
+    const bad = join(tmp, 'bad-rows.jsonl')
+    writeFileSync(bad, '{"number":"100.2","text":"a","examples":[],"index":0}\n{"number":"100.1","text":"b","examples":[],"index":1}\n')
+    const run = cli(['validate', join(built, 'rules.jsonl'), bad])
+    expect(run.status).toBe(1)
+    expect(run.stdout).toMatch(/rules\.jsonl: valid,[\s\S]*bad-rows\.jsonl: INVALID/)
+  })
+})
+
+describe('build owns its output folder', () => {
+  it('removes a stale file of an earlier build (rules.arrow) in the same switch', () => {
+    const out = join(tmp, 'owned')
+    expect(cli(['build', r.path, '--out', out, '--arrow']).status).toBe(0)
+    expect(existsSync(join(out, 'rules.arrow'))).toBe(true)
+    expect(readdirSync(out).filter((n) => n.endsWith('.arrow')).sort()).toEqual(['glossary.arrow', 'references.arrow', 'rules.arrow', 'rules_meta.arrow'])
+    expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+    expect(readdirSync(out).filter((n) => n.endsWith('.arrow'))).toEqual([])
+  })
+
+  it('refuses a folder holding files it did not write, unless --force; never the current folder', () => {
+    const out = join(tmp, 'foreign')
+    mkdirSync(out)
+    writeFileSync(join(out, 'thesis.tex'), 'mine')
+    const run = cli(['build', r.path, '--out', out])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/^write: .*foreign holds files this tool did not write \(thesis\.tex\); choose an empty folder, or pass --force to replace it whole\n$/)
+    expect(snapshot(out)).toEqual({ 'thesis.tex': snapshot(out)['thesis.tex'] })
+    expect(cli(['build', r.path, '--out', out, '--force']).status).toBe(0)
+    const here = cli(['build', r.path, '--out', '.'], { cwd: tmp })
+    expect(here.status).toBe(2)
+    expect(here.stderr).toMatch(/holds the current folder/)
+  })
+
+  it('never writes through a link planted in the staging place', () => {
+    const out = join(tmp, 'linked')
+    const victim = join(tmp, 'victim.txt')
+    writeFileSync(victim, 'untouched')
+    // Predictable names of old: a link at out/.rules.parquet.<pid>.tmp. Staging folders are mkdtemp'd now.
+    mkdirSync(out)
+    for (let pid = 1; pid < 50; pid++) symlinkSync(victim, join(out, `.rules.parquet.${pid}.tmp`))
+    const run = cli(['build', r.path, '--out', out, '--force'])
+    expect(run.status).toBe(0)
+    expect(readFileSync(victim, 'utf8')).toBe('untouched')
+  })
+
+  it('says "N warnings (strict)" when --strict fails on warnings alone', () => {
+    const run = cli(['build', r.path, '--out', join(tmp, 'strict'), '--strict'])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/build: .* has 4 warnings \(strict\); nothing was written/)
+  })
+})
+
+describe('concurrent and killed builds', () => {
+  it('ten parallel builds into one folder leave one whole set whose manifest matches its files', async () => {
+    const out = join(tmp, 'parallel')
+    const texts = [r.path, release('2026-06-19').path]
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => new Promise<number | null>((res) => spawn(process.execPath, [CLI, 'build', texts[i % 2]!, '--out', out], { stdio: 'ignore' }).on('exit', res))),
+    )
+    expect(runs).toEqual(Array(10).fill(0))
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    const files = snapshot(out)
+    for (const e of manifest.exports) expect(files[e.path], e.path).toBe(e.sha256)
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.parallel.'))).toEqual([])
+  }, 120_000)
+
+  it('SIGKILL while writing leaves the old set, and the next build sweeps the leftovers', async () => {
+    const out = join(tmp, 'killed')
+    expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+    const before = snapshot(out)
+    const child = spawn(process.execPath, [CLI, 'build', release('2026-06-19').path, '--out', out], { env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' }, stdio: 'ignore' })
+    const staging = () => readdirSync(tmp).filter((n) => n.startsWith('.killed.staging-'))
+    for (let i = 0; i < 400 && !staging().some((s) => readdirSync(join(tmp, s)).length > 1); i++) await new Promise((res) => setTimeout(res, 25))
+    child.kill('SIGKILL')
+    await new Promise((res) => child.on('exit', res))
+    expect(snapshot(out)).toEqual(before)
+    expect(staging().length).toBe(1)
+    expect(cli(['build', release('2026-06-19').path, '--out', out]).status).toBe(0)
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.killed.'))).toEqual([])
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2026-06-19')
+  }, 60_000)
+})

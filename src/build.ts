@@ -93,7 +93,7 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
     validation: { valid: report.valid, errors: report.counts.errors, warnings: report.counts.warnings, report: reportFile.name },
     exports,
   })
-  const card = { name: 'README.md', bytes: new TextEncoder().encode(renderDatasetCard(tables.map((t) => t.spec), manifest, report)) }
+  const card = { name: 'README.md', bytes: new TextEncoder().encode(renderDatasetCard(tables, manifest, report)) }
   const files = [...exports.map((e) => ({ name: e.path, bytes: e.bytes })), reportFile, card, { name: 'manifest.json', bytes: json(manifest) }]
   return { decoded, document, rows, tables, report, manifest, files }
 }

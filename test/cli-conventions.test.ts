@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { cli, snapshot } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
@@ -220,4 +221,32 @@ describe('concurrent and killed builds', () => {
     expect(readdirSync(tmp).filter((n) => n.startsWith('.killed.'))).toEqual([])
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2026-06-19')
   }, 60_000)
+})
+
+describe('the GitHub Action (action.yml)', () => {
+  const action = parseYaml(readFileSync(join(REPO, 'action.yml'), 'utf8'))
+  const validateStep = action.runs.steps.find((s: { name?: string }) => s.name === 'Validate')
+  const runStep = (paths: string, strict = 'false') =>
+    spawnSync('bash', ['-c', validateStep.run.replaceAll('${{ github.action_path }}', REPO)], {
+      encoding: 'utf8',
+      env: { ...process.env, MTG_RULES_PATHS: paths, MTG_RULES_STRICT: strict },
+    })
+
+  it('is a composite action on Node 20 that installs, compiles and validates', () => {
+    expect(action.runs.using).toBe('composite')
+    expect(action.runs.steps[0]).toMatchObject({ uses: 'actions/setup-node@v4', with: { 'node-version': 20 } })
+    expect(Object.keys(action.inputs)).toEqual(['path', 'strict'])
+  })
+
+  it('its validate step passes a built folder and fails the public dataset’s layout with annotations', () => {
+    expect(runStep(built).status).toBe(0)
+    const hf = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-')), sampleRows())
+    const failing = runStep(`${hf.jsonl} ${hf.csv}`)
+    expect(failing.status).toBe(1)
+    expect(failing.stdout).toMatch(/^::error file=.*\.jsonl,line=\d+,title=duplicate-number 704\.5a::/m)
+    // strict: the glossary's real dangling citation (Map → 110.10) fails the run.
+    const strict = runStep(built, 'true')
+    expect(strict.status).toBe(1)
+    expect(strict.stdout).toMatch(/^::error file=.*glossary\.csv,line=\d+,title=dangling-reference glossary%3AMap::/m)
+  })
 })

@@ -40,7 +40,7 @@ describe('mtg-rules build', () => {
     const [, yamlText, body] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(card)!
     const header = parseYaml(yamlText!)
     const byConfig = new Map(header.dataset_info.map((d: { config_name: string }) => [d.config_name, d]))
-    const rulesInfo = byConfig.get('default') as { features: unknown[]; splits: { num_examples: number }[] }
+    const rulesInfo = byConfig.get('rules') as { features: unknown[]; splits: { num_examples: number }[] }
     expect(rulesInfo.features).toEqual([
       { name: 'number', dtype: 'string' },
       { name: 'text', dtype: 'string' },
@@ -48,10 +48,18 @@ describe('mtg-rules build', () => {
       { name: 'index', dtype: 'int64' },
     ])
     for (const e of manifest.exports.filter((x: { format: string }) => x.format === 'parquet')) {
-      const info = byConfig.get(e.table === 'rules' ? 'default' : e.table) as { splits: { num_examples: number; num_bytes: number }[] }
-      expect(info.splits[0]).toEqual({ name: 'train', num_examples: e.rows, num_bytes: e.bytes })
+      const info = byConfig.get(e.table) as { splits: { num_examples: number; num_bytes: number }[]; download_size: number; dataset_size: number }
+      // num_bytes is the size in memory (Arrow), larger than the compressed file; download_size is the file.
+      expect(info.splits[0]).toMatchObject({ name: 'train', num_examples: e.rows })
+      expect(info.splits[0]!.num_bytes).toBeGreaterThan(e.bytes)
+      expect([info.download_size, info.dataset_size]).toEqual([e.bytes, info.splits[0]!.num_bytes])
     }
-    expect(header.configs[0]).toEqual({ config_name: 'default', default: true, data_files: [{ split: 'train', path: 'rules.parquet' }] })
+    // Config names are the table names; rules is the default.
+    expect(header.configs.map((c: { config_name: string }) => c.config_name)).toEqual(['rules', 'glossary', 'rules_meta', 'references'])
+    expect(header.configs[0]).toEqual({ config_name: 'rules', default: true, data_files: [{ split: 'train', path: 'rules.parquet' }] })
+    for (const key of ['task_categories', 'language', 'pretty_name', 'size_categories', 'source_datasets', 'license']) expect(header[key], key).toBeDefined()
+    expect(body).toContain('## How to load')
+    expect(body).toContain('```bibtex')
     expect(body).toContain(`sha256: \`${manifest.source.sha256}\``)
     expect(body).toContain('effective 2024-03-08')
     expect(body).toContain('Valid: 0 errors, 4 warnings (1 dangling-reference, 3 source-format)')

@@ -141,3 +141,37 @@ describe('validate reads the Arrow file too', () => {
     ])
   })
 })
+
+describe('the dataset card’s typed read_csv lines', () => {
+  it('load every CSV table in DuckDB with the declared types (parent 702.10 stays a string)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-'))
+    const r = release('2025-02-07')
+    const { files } = buildDataset(r.file, readBytes(r.path))
+    for (const f of files) writeFileSync(join(dir, f.name), f.bytes)
+    const card = readFileSync(join(dir, 'README.md'), 'utf8')
+    const statements = card.split('\n').filter((l) => l.startsWith('SELECT * FROM read_csv('))
+    expect(statements).toHaveLength(4)
+    for (const sql of statements) {
+      const rows = await duck(sql.replace(/read_csv\('([^']+)'/, (_, f) => `read_csv(${lit(join(dir, f))}`))
+      expect(rows.length).toBeGreaterThan(0)
+    }
+    const meta = await duck<{ parent: string }>(statements.find((s) => s.includes('rules_meta'))!.replace(/read_csv\('([^']+)'/, (_, f) => `read_csv(${lit(join(dir, f))}`).replace('SELECT *', 'SELECT parent').replace(/;$/, " WHERE number = '702.10a';"))
+    expect(meta).toEqual([{ parent: '702.10' }])
+  })
+})
+
+describe('Arrow IPC for every table', () => {
+  it('has the same columns, types and rows as the other exports', () => {
+    const r = release('2026-08-07')
+    const result = buildDataset(r.file, readBytes(r.path), { arrow: writeArrow })
+    const arrows = result.manifest.exports.filter((e) => e.format === 'arrow')
+    expect(arrows.map((e) => e.table)).toEqual(['rules', 'glossary', 'rules_meta', 'references'])
+    for (const { spec, rows } of result.tables) {
+      const table = tableFromIPC(result.files.find((f) => f.name === `${spec.name}.arrow`)!.bytes)
+      expect(table.schema.fields.map((f) => f.name)).toEqual(spec.columns.map((c) => c.name))
+      expect(table.numRows).toBe(rows.length)
+      const listColumn = spec.columns.find((c) => c.type === 'list<string>')
+      if (listColumn) expect(String(table.schema.fields.find((f) => f.name === listColumn.name)!.type)).toBe('List<Utf8>')
+    }
+  })
+})

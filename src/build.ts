@@ -54,7 +54,7 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
   const located = normalizeRules(document.rules)
   const rows = located.map((r) => r.row)
   const input = checkInputOf(document, located)
-  const { diagnostics, coverage } = checkDocument(lines, document, located)
+  const { diagnostics, coverage } = checkDocument(lines, document, located, decoded)
   const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, diagnostics, options.strict ?? false)
   const references = collectReferences(input)
 

@@ -1,9 +1,9 @@
 import { checkCoverage, type Coverage } from './coverage.js'
 import { runChecks } from './checks/index.js'
 import type { CheckInput, CheckRow } from './checks/types.js'
-import { sortDiagnostics } from './diagnostics.js'
+import { diagnostics, sortDiagnostics } from './diagnostics.js'
 import { parseRuleNumber } from './rule-number.js'
-import type { CrDocument, Diagnostic, LocatedRow } from './types.js'
+import type { CrDocument, DecodedText, Diagnostic, LocatedRow } from './types.js'
 
 /** The checks' view of a record read from anywhere: fields of the wrong type become null. */
 export function toCheckRow(record: Record<string, unknown>, where: { line?: number; position?: number }): CheckRow {
@@ -32,7 +32,8 @@ export function checkInputOf(doc: CrDocument, rows: LocatedRow[]): CheckInput {
  * Every diagnostic for a parsed CR text: what the parser reported, every check on its rows, and the
  * coverage check (`text-lost`) of the source `lines` against the rows.
  */
-export function checkDocument(lines: string[], doc: CrDocument, rows: LocatedRow[]): { diagnostics: Diagnostic[]; coverage: Coverage } {
+export function checkDocument(lines: string[], doc: CrDocument, rows: LocatedRow[], decoded?: DecodedText): { diagnostics: Diagnostic[]; coverage: Coverage } {
   const coverage = checkCoverage(lines, doc, rows.map((r) => r.row))
-  return { diagnostics: sortDiagnostics([...doc.diagnostics, ...runChecks(checkInputOf(doc, rows)), ...coverage.diagnostics]), coverage }
+  const bytes = (decoded?.invalidBytes ?? []).map((b) => diagnostics.invalidByte(b.byte, b.offset, b.line))
+  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(checkInputOf(doc, rows)), ...coverage.diagnostics]), coverage }
 }

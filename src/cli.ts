@@ -48,6 +48,8 @@ export async function runCommand(argv: string[]): Promise<CommandResult> {
   if (!load) return unknownCommand(command)
   if (rest.includes('--help') || rest.includes('-h')) return { exitCode: 0, stdout: COMMAND_HELP[command] + '\n', stderr: '' }
   try {
+    // Test seam: an unexpected exception, as a bug would throw.
+    if (process.env.MTG_RULES_TEST_INTERNAL_ERROR) throw new TypeError(process.env.MTG_RULES_TEST_INTERNAL_ERROR)
     return await (await load()).run(rest)
   } catch (e) {
     if (e instanceof EtlError) {

@@ -89,6 +89,10 @@ export const diagnostics = {
     const shown = words.slice(0, 12).join(' ') + (words.length > 12 ? ' …' : '')
     return make('text-lost', 'error', `line ${where.line}: ${count} word${count === 1 ? '' : 's'} of the rules body in no row (“${shown}”)`, where, { words: words.slice(0, 50), count })
   },
+  /** A byte that is not UTF-8 in a text that otherwise is: damaged, read as U+FFFD. */
+  invalidByte(byte: number, offset: number, line: number): Diagnostic {
+    return make('encoding', 'error', `byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset} is not UTF-8 (read as U+FFFD) in a text that otherwise is`, { line }, { byte, offset })
+  },
   columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
     return make('columns', severity, detail, {}, params)
   },

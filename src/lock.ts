@@ -24,7 +24,7 @@ export async function acquireLock(lock: string, target: string, timeoutMs: numbe
       writeFileSync(lock, String(process.pid), { flag: 'wx' })
       return
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot lock ${target}: ${describeFsError(e)}`)
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${target}: ${describeFsError(e)}`)
     }
     let holder = NaN
     try {

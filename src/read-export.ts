@@ -110,13 +110,21 @@ interface Decoded {
   types: string[] | null
 }
 
+/** One row group (Parquet) or the whole table (Arrow), as the worker sends it. */
+interface DecodedBatch extends Decoded {
+  group: number
+  last: boolean
+}
+
 /**
  * Decode a Parquet or Arrow file in a worker thread with a time limit and a memory limit: the
  * decoders trust the sizes and counts inside the file, and a damaged one can make them loop or
- * allocate without end. Columns come back as arrays, which cost far less to pass than row objects.
+ * allocate without end. Parquet comes back one row group at a time, the next decoded only when the
+ * reader has taken the last, so memory holds a row group, not the table. The first batch (with the
+ * column names) is awaited before this returns.
  */
-function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string): Promise<Decoded> {
-  // MTG_RULES_DECODE_TIMEOUT_MS is a test seam: fuzzing cannot wait 20 s for each hung decoder.
+async function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string): Promise<{ first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+  // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
   const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + bytes.length / 10_000)
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
   const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
@@ -125,33 +133,72 @@ function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8A
     resourceLimits: { maxOldGenerationSizeMb: 2048 },
   })
   const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
-  return new Promise<Decoded>((resolve, reject) => {
-    const timer = setTimeout(() => {
+  let group = 0
+  const next = () =>
+    new Promise<DecodedBatch>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void worker.terminate()
+        // The file's structure was checked before decoding: a valid file can simply be too large.
+        reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
+      }, timeoutMs)
+      const done = () => {
+        clearTimeout(timer)
+        worker.removeAllListeners('message')
+        worker.removeAllListeners('error')
+      }
+      worker.once('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => {
+        done()
+        if (m.ok) resolve(m)
+        else {
+          void worker.terminate()
+          reject(fail(m.message))
+        }
+      })
+      worker.once('error', (e: Error & { code?: string }) => {
+        done()
+        void worker.terminate()
+        reject(fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory (more than 2 GiB for one row group)' : e.message))
+      })
+    })
+  const first = await next()
+  async function* rest(): AsyncGenerator<DecodedBatch> {
+    try {
+      for (let batch = first; !batch.last; ) {
+        group = batch.group + 1
+        worker.postMessage('next')
+        batch = await next()
+        yield batch
+      }
+    } finally {
       void worker.terminate()
-      reject(fail(`decoding did not finish within ${Math.round(timeoutMs / 1000)} s`))
-    }, timeoutMs)
-    const settle = (action: () => void) => {
-      clearTimeout(timer)
-      void worker.terminate()
-      action()
     }
-    worker.once('message', (m: ({ ok: true } & Decoded) | { ok: false; message: string }) =>
-      settle(() => (m.ok ? resolve(m) : reject(fail(m.message)))),
-    )
-    worker.once('error', (e: Error & { code?: string }) => settle(() => reject(fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory' : e.message))))
-  })
+  }
+  if (first.last) void worker.terminate()
+  return { first, rest: rest() }
 }
 
-async function* columnBatches(decoded: Decoded, map: (raw: Record<string, unknown>) => Record<string, unknown>, convert: (v: unknown) => unknown) {
-  for (let start = 0; start < decoded.rowCount; start += BATCH) {
-    const end = Math.min(decoded.rowCount, start + BATCH)
-    const batch: ExportRecord[] = []
-    for (let position = start; position < end; position++) {
-      const raw: Record<string, unknown> = {}
-      decoded.names.forEach((n, i) => (raw[n] = convert(decoded.columns[i]![position])))
-      batch.push({ record: map(raw), position })
+async function* columnBatches(
+  decoded: { first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
+  map: (raw: Record<string, unknown>) => Record<string, unknown>,
+  convert: (v: unknown) => unknown,
+) {
+  let offset = 0
+  const groups = (async function* () {
+    yield decoded.first
+    yield* decoded.rest
+  })()
+  for await (const group of groups) {
+    for (let start = 0; start < group.rowCount; start += BATCH) {
+      const end = Math.min(group.rowCount, start + BATCH)
+      const batch: ExportRecord[] = []
+      for (let at = start; at < end; at++) {
+        const raw: Record<string, unknown> = {}
+        group.names.forEach((n, i) => (raw[n] = convert(group.columns[i]![at])))
+        batch.push({ record: map(raw), position: offset + at })
+      }
+      yield batch
     }
-    yield batch
+    offset += group.rowCount
   }
 }
 
@@ -261,8 +308,9 @@ function fromParquet(v: unknown): unknown {
 // apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
 async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
   const decoded = await decodeInWorker(name, 'arrow', bytes, 'an Arrow IPC file')
-  const types = new Map(decoded.names.map((n, i) => [n, arrowTypeName(decoded.types![i]!)]))
-  const mapping = columnMapping(detectTable(name, decoded.names), decoded.names, types)
+  const { names } = decoded.first
+  const types = new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))
+  const mapping = columnMapping(detectTable(name, names), names, types)
   return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromArrow), lateDiagnostics: () => [] }
 }
 
@@ -281,11 +329,19 @@ function fromArrow(v: unknown): unknown {
 
 // --- JSONL ---------------------------------------------------------------------------------
 
+/** A JSONL line longer than this is refused: an export row is a few kilobytes. */
+export const MAX_JSONL_LINE = 16 * 1024 * 1024
+/** A row with more keys than this is refused: our tables have at most eight columns. */
+export const MAX_KEYS = 1000
+
 async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
   const pieces = text[Symbol.asyncIterator]()
-  let rest = ''
+  // The unfinished last line, in pieces: joined once, when its end arrives (never re-joined per chunk).
+  let partial: string[] = []
+  let partialLength = 0
   let lineNo = 0
   let ended = false
+  const tooLong = () => new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo + 1} is longer than ${MAX_JSONL_LINE} characters (a row is a few kilobytes)`)
   // The records of the next piece of text that holds any, parsed in one synchronous run.
   const nextBatch = async (): Promise<{ record: Record<string, unknown>; line: number }[] | null> => {
     while (!ended) {
@@ -293,16 +349,29 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
       let lines: string[]
       if (done) {
         ended = true
-        lines = rest === '' ? [] : [rest]
+        lines = partialLength === 0 ? [] : [partial.join('')]
       } else {
-        lines = (rest + value).split('\n')
-        rest = lines.pop()!
+        const cut = value.lastIndexOf('\n')
+        if (cut < 0) {
+          partial.push(value)
+          partialLength += value.length
+          if (partialLength > MAX_JSONL_LINE) throw tooLong()
+          continue
+        }
+        lines = (partial.join('') + value.slice(0, cut)).split('\n')
+        const tail = value.slice(cut + 1)
+        partial = tail === '' ? [] : [tail]
+        partialLength = tail.length
       }
       const batch: { record: Record<string, unknown>; line: number }[] = []
       for (const raw of lines) {
         lineNo++
         const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
         if (line.trim() === '') continue
+        if (line.length > MAX_JSONL_LINE) {
+          lineNo--
+          throw tooLong()
+        }
         let parsed: unknown
         try {
           parsed = JSON.parse(line)
@@ -312,6 +381,8 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
           throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
         }
+        let keys = 0
+        for (const _ in parsed) if (++keys > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} has more than ${MAX_KEYS} keys (a row of these tables has at most eight)`)
         batch.push({ record: parsed as Record<string, unknown>, line: lineNo })
       }
       if (batch.length > 0) return batch
@@ -321,12 +392,13 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
   const first = await nextBatch()
   const columns = first ? Object.keys(first[0]!.record) : []
   const mapping = columnMapping(detectTable(name, columns), columns)
+  const inHeader = new Set(columns)
   const late = new Set<string>()
   async function* batches() {
     let position = 0
     for (let batch = first; batch; batch = await nextBatch()) {
       yield batch.map((item) => {
-        for (const k in item.record) if (!mapping.known.has(k) && !columns.includes(k)) late.add(k)
+        for (const k in item.record) if (!mapping.known.has(k) && !inHeader.has(k) && late.size < MAX_KEYS) late.add(k)
         return { record: mapping.map(item.record), position: position++, line: item.line }
       })
     }

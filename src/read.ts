@@ -26,25 +26,60 @@ export function decode(bytes: Uint8Array, name = 'input'): DecodedText {
     bom = false
     encoding = sniffEncoding(bytes, name)
   }
-  const text = decodeAs(body, encoding, name)
+  const invalid = encoding === 'utf-8' ? invalidUtf8Bytes(body) : []
+  const text = invalid.length > 0 ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(body) : decodeAs(body, encoding, name)
   const controls = countControlCharacters(text)
   // A stray control character is the parser's to report; many of them mean binary data.
   if (controls > Math.max(8, text.length / 1000)) {
     throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file (${controls} control characters in ${text.length})`)
   }
-  return { text, encoding, bom, lineEndings: countLineEndings(text) }
+  const decoded: DecodedText = { text, encoding, bom, lineEndings: countLineEndings(text) }
+  if (invalid.length > 0) decoded.invalidBytes = invalid
+  return decoded
+}
+
+// At most this many bad bytes are located one by one; the count is always exact.
+const MAX_LOCATED = 1000
+
+/** The bytes of mostly-UTF-8 text that are not UTF-8, each with its 1-based line. */
+function invalidUtf8Bytes(bytes: Uint8Array): { offset: number; byte: number; line: number }[] {
+  const out: { offset: number; byte: number; line: number }[] = []
+  let line = 1
+  let checkedTo = 0
+  for (let at = firstInvalidUtf8(bytes); at >= 0 && out.length < MAX_LOCATED; ) {
+    for (; checkedTo < at; checkedTo++) {
+      const b = bytes[checkedTo]
+      if (b === 0x0a || (b === 0x0d && bytes[checkedTo + 1] !== 0x0a)) line++
+    }
+    out.push({ offset: at, byte: bytes[at]!, line })
+    const next = firstInvalidUtf8(bytes.subarray(at + 1))
+    at = next < 0 ? -1 : at + 1 + next
+  }
+  return out
 }
 
 function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
   const sample = bytes.subarray(0, 4096)
-  let zeros = 0
-  for (const b of sample) if (b === 0) zeros++
-  if (zeros > 0) {
-    const hint = zeros * 4 > sample.length ? ' (looks like UTF-16 without a byte order mark)' : ''
+  const kind = knownBinary(sample)
+  if (kind) throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file: it is ${kind}`)
+  let evenZeros = 0
+  let oddZeros = 0
+  sample.forEach((b, i) => {
+    if (b === 0) i % 2 === 0 ? evenZeros++ : oddZeros++
+  })
+  if (evenZeros + oddZeros > 0) {
+    // UTF-16 text of Latin letters has a zero in every other byte, all on one side.
+    const half = sample.length / 2
+    const utf16 = Math.max(evenZeros, oddZeros) > 0.8 * half && Math.min(evenZeros, oddZeros) < 0.05 * half
+    const hint = utf16 ? ' (looks like UTF-16 without a byte order mark)' : ''
     throw new EtlError('INPUT_BINARY', `read: ${name} is not a text file: it holds NUL bytes${hint}`)
   }
   const badUtf8 = firstInvalidUtf8(bytes)
   if (badUtf8 < 0) return 'utf-8'
+  // Mostly UTF-8 with a few bad bytes is damaged UTF-8, not Windows-1252: decoding it as
+  // Windows-1252 would garble every quote and dash of the text.
+  const { valid, invalid } = utf8Census(bytes)
+  if (valid > 0 && invalid <= valid) return 'utf-8'
   const at = bytes.findIndex((b) => CP1252_UNDEFINED.has(b))
   if (at >= 0) {
     const hex = (i: number) => `0x${bytes[i]!.toString(16)}`
@@ -54,6 +89,36 @@ function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
     )
   }
   return 'windows-1252'
+}
+
+const MAGIC: [string, number[]][] = [
+  ['an executable (ELF)', [0x7f, 0x45, 0x4c, 0x46]],
+  ['a PDF document', [0x25, 0x50, 0x44, 0x46, 0x2d]],
+  ['a ZIP archive', [0x50, 0x4b, 0x03, 0x04]],
+  ['a gzip file', [0x1f, 0x8b]],
+  ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['a Parquet file', [0x50, 0x41, 0x52, 0x31]],
+]
+
+/** What well-known binary format the bytes begin with, if any. */
+function knownBinary(bytes: Uint8Array): string | null {
+  for (const [kind, magic] of MAGIC) if (magic.every((b, i) => bytes[i] === b)) return kind
+  return null
+}
+
+/** Well-formed multi-byte UTF-8 sequences, and bytes that fit no sequence. */
+function utf8Census(bytes: Uint8Array): { valid: number; invalid: number } {
+  let valid = 0
+  let invalid = 0
+  for (let i = 0; i < bytes.length; ) {
+    const at = firstInvalidUtf8(bytes.subarray(i))
+    const end = at < 0 ? bytes.length : i + at
+    for (let k = i; k < end; k++) if (bytes[k]! >= 0xc2 && bytes[k]! <= 0xf4) valid++
+    if (at < 0) break
+    invalid++
+    i = end + 1
+  }
+  return { valid, invalid }
 }
 
 /** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence; -1 if none. */

@@ -43,6 +43,8 @@ export interface DecodedText {
   encoding: Encoding
   bom: boolean
   lineEndings: LineEndingCounts
+  /** Bytes that are not UTF-8 in a text that otherwise is (read as U+FFFD), with their lines. */
+  invalidBytes?: { offset: number; byte: number; line: number }[]
 }
 
 export type Severity = 'error' | 'warning'
@@ -78,6 +80,7 @@ export type DiagnosticCode =
   | 'bad-number'
   | 'text-lost'
   | 'manifest'
+  | 'encoding'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

@@ -58,10 +58,11 @@ export async function validateSource(name: string, bytes: Uint8Array, options: V
 
 /** Validate CR text: parse it in memory, then every check. */
 export function validateText(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Report {
-  const lines = splitLines(decode(bytes, name).text)
+  const decoded = decode(bytes, name)
+  const lines = splitLines(decoded.text)
   const doc = parseDocument(lines, name)
   const rows = normalizeRules(doc.rules)
-  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(lines, doc, rows).diagnostics, options.strict ?? false)
+  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(lines, doc, rows, decoded).diagnostics, options.strict ?? false)
 }
 
 /**

@@ -45,13 +45,16 @@ function columnData(column: ColumnSpec, rows: TableRow[]): unknown[] {
   })
 }
 
-/** Parquet, SNAPPY-compressed, one row group, the table's columns in order. */
+/** Rows per row group: a release (3,000 rules) is one group; a whole history (300,000) is several, so readers can stream. */
+export const ROW_GROUP_ROWS = 100_000
+
+/** Parquet, SNAPPY-compressed, row groups of ROW_GROUP_ROWS, the table's columns in order. */
 export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: string): Uint8Array {
   const buffer = parquetWriteBuffer({
     columnData: table.columns.map((c) => ({ name: c.name, data: columnData(c, rows) })),
     schema: [{ name: 'schema', num_children: table.columns.length }, ...table.columns.flatMap(schemaOf)],
     codec: 'SNAPPY',
-    rowGroupSize: Math.max(rows.length, 1),
+    rowGroupSize: Math.max(Math.min(rows.length, ROW_GROUP_ROWS), 1),
     kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features: hfFeatures(table) } }) }],
     createdBy,
   })

@@ -28,19 +28,27 @@ beforeAll(() => {
 })
 
 const build = (input: string) => ['build', input, '--out', out]
+// A Windows-1252 apostrophe (0x92) inside 119.1d's line of an otherwise UTF-8 text.
+const withBadByte = () => {
+  const at = Buffer.from(cr).indexOf(Buffer.from('119.1d. In a two-player Brawl game'))
+  const bytes = new Uint8Array(cr)
+  bytes[at + 20] = 0x92
+  return bytes
+}
 const lines = crText.split('\r\n')
 const without = (from: string, to: string) => lines.slice(0, lines.indexOf(from)).concat(lines.slice(lines.indexOf(to))).join('\r\n')
 
 const cases: [string, () => string[], number, RegExp][] = [
   ['an empty file', () => build(file('empty.txt', '')), 2, /^read: empty\.txt is empty \(0 bytes\)$/],
   ['binary garbage', () => build(file('garbage.txt', new Uint8Array(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), 2, /^read: garbage\.txt is not a text file: it holds NUL bytes$/],
-  ['a PDF', () => build(file('rules.pdf', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\nstream\n\0\0\0')), 2, /^read: rules\.pdf is not a text file: it holds NUL bytes$/],
-  ['a ZIP', () => build(file('rules.zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, ...deflateRawSync(cr.subarray(0, 5000))]))), 2, /^read: rules\.zip is not a text file: it holds NUL bytes$/],
+  ['a PDF', () => build(file('rules.pdf', '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\nstream\n\0\0\0')), 2, /^read: rules\.pdf is not a text file: it is a PDF document$/],
+  ['a ZIP', () => build(file('rules.zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, ...deflateRawSync(cr.subarray(0, 5000))]))), 2, /^read: rules\.zip is not a text file: it is a ZIP archive$/],
   ['a saved HTML error page', () => build(file('error.html', '<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head>\n<body><h1>Service Unavailable</h1></body></html>\n')), 2, /^parse: error\.html is not a Comprehensive Rules text \(no numbered rule such as "100\.1\." found in 4 lines\)$/],
   ['a CR truncated mid-rule', () => build(file('truncated.txt', cr.subarray(0, 400_000))), 1, /^error structure line \d+: no "Glossary" after the rules body: the text may be truncated$/m],
   ['a CR without a Glossary', () => build(file('no-glossary.txt', without('Glossary', 'Credits').replace(/\r\nGlossary\r\n/, '\r\n'))), 1, /^error structure line \d+: no "Glossary" after the rules body/m],
   ['a CR without the Contents', () => build(file('no-contents.txt', without('Contents', 'Introduction').replace(/\r\nContents\r\n[\s\S]*?\r\nCredits\r\n/, '\r\n'))), 1, /^error structure line \d+: no "Contents" before the rules body: the text is not the whole document$/m],
-  ['invalid UTF-8 that is not Windows-1252 either', () => build(file('mixed.txt', new Uint8Array([...cr.subarray(3, 3000), 0xc3, 0x28, 0x81, 0x0a]))), 2, /^read: mixed\.txt is neither UTF-8 \(invalid byte 0xc3 at offset 2997\) nor Windows-1252 \(byte 0x9d at offset 433 is undefined there\)$/],
+  ['bytes that are neither UTF-8 nor Windows-1252', () => build(file('mixed.txt', new Uint8Array([...new TextEncoder().encode('100.1. Plain ASCII text. '), 0xc3, 0x28, 0x81, 0x0a]))), 2, /^read: mixed\.txt is neither UTF-8 \(invalid byte 0xc3 at offset 25\) nor Windows-1252 \(byte 0x81 at offset 27 is undefined there\)$/],
+  ['a UTF-8 CR with one damaged byte: UTF-8 still, the byte reported', () => build(file('one-bad-byte.txt', withBadByte())), 1, /^error encoding line 1050: byte 0x92 at offset \d+ is not UTF-8 \(read as U\+FFFD\) in a text that otherwise is$/m],
   ['UTF-16 without a BOM', () => build(file('utf16.txt', new Uint8Array(Buffer.from(crText.slice(0, 5000), 'utf16le')))), 2, /^read: utf16\.txt is not a text file: it holds NUL bytes \(looks like UTF-16 without a byte order mark\)$/],
   ['a 300 MB file', () => build(sparse('huge.txt', 300 * 1024 * 1024)), 2, /^read: .*huge\.txt is 314572800 bytes, more than the 67108864 this input may have$/],
   ['a directory as input', () => build(tmp), 2, /^read: .* is a directory, not a file$/],

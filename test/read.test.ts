@@ -52,7 +52,9 @@ describe('decode refuses what is not text', () => {
     ['an empty file', new Uint8Array(0), 'INPUT_EMPTY', /^read: x is empty \(0 bytes\)$/],
     ['UTF-16 without a BOM', new Uint8Array(Buffer.from('100.1. Some rule text here', 'utf16le')), 'INPUT_BINARY', /looks like UTF-16 without a byte order mark/],
     ['bytes undefined in Windows-1252', new Uint8Array([0x41, 0xe9, 0x81, 0x42]), 'INPUT_ENCODING', /^read: x is neither UTF-8 \(invalid byte 0xe9 at offset 1\) nor Windows-1252 \(byte 0x81 at offset 2 is undefined there\)$/],
-    ['a ZIP header', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), 'INPUT_BINARY', /NUL bytes/],
+    ['a ZIP header', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), 'INPUT_BINARY', /^read: x is not a text file: it is a ZIP archive$/],
+    ['an ELF executable', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]), 'INPUT_BINARY', /^read: x is not a text file: it is an executable \(ELF\)$/],
+    ['binary with scattered NUL bytes', new Uint8Array([0x41, 0x00, 0x00, 0x42, 0x43, 0x44, 0x00, 0x45, 0x00, 0x00, 0x46, 0x47]), 'INPUT_BINARY', /^read: x is not a text file: it holds NUL bytes$/],
   ]
   it.each(cases)('%s', (_, bytes, code, message) => {
     const err = (() => {

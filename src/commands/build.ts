@@ -26,7 +26,7 @@ export async function run(args: string[]): Promise<CommandResult> {
     },
   })
   const file = oneFile(positionals, 'build')
-  const bytes = readInputFile(file, MAX_TEXT_BYTES)
+  const bytes = await readInputFile(file, MAX_TEXT_BYTES)
   // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
   const arrow = values.arrow ? (await import('../write-arrow.js')).writeArrow : undefined
   const result = buildDataset(basename(file), bytes, { strict: values.strict, ...(arrow ? { arrow } : {}) })

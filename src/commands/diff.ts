@@ -14,8 +14,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
   const [oldFile, newFile] = positionals as [string, string]
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
-  const oldSide = await diffSideOf(oldFile, readInputFile(oldFile, limit(oldFile)))
-  const newSide = await diffSideOf(newFile, readInputFile(newFile, limit(newFile)))
+  const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)))
+  const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)))
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
   if (values.out === undefined) return ok(text)

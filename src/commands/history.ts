@@ -18,7 +18,7 @@ export async function run(args: string[]): Promise<CommandResult> {
     options: { out: { type: 'string', default: 'out-history' }, arrow: { type: 'boolean', default: false }, force: { type: 'boolean', default: false } },
   })
   if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules history: expected one DIR, got ${positionals.length}`)
-  const releases = listReleases(positionals[0]!)
+  const releases = await listReleases(positionals[0]!)
   const arrow = values.arrow ? (await import('../write-arrow.js')).writeArrow : undefined
   const progress = await startProgress(releases.length)
   const rows: HistoryRow[] = []
@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<CommandResult> {
     const started = performance.now()
     let outcome: BuildResult | Error
     try {
-      outcome = buildDataset(release.name, readInputFile(release.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
+      outcome = buildDataset(release.name, await readInputFile(release.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
     } catch (e) {
       if (!(e instanceof EtlError)) {
         staging.abort()

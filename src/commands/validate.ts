@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { knownRulesOf, type KnownRules } from '../checks/companion.js'
 import { EtlError } from '../errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown } from '../format.js'
-import { inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../node.js'
+import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../node.js'
 import { openExport } from '../read-export.js'
 import type { Report } from '../report.js'
 import { sourceKindOf, validateExportStream, validateText } from '../validate.js'
@@ -53,10 +53,11 @@ function isDirectory(path: string): boolean {
 }
 
 async function validateFile(file: string, strict: boolean, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
-  if (sourceKindOf(file) === 'cr-text') return validateText(file, readInputFile(file, MAX_TEXT_BYTES), { strict })
+  if (sourceKindOf(file) === 'cr-text') return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
+  if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
   const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
-  return validateExportStream(file, inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
+  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
 }
 
 /**
@@ -94,7 +95,7 @@ function companionRulesFile(file: string): string | null {
 async function readKnownRules(file: string) {
   const kind = sourceKindOf(file)
   if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
-  const stream = await openExport(file, kind, inputFileChunks(file, MAX_EXPORT_BYTES))
+  const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
   if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
   const numbers: string[] = []
   for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)

@@ -1,0 +1,146 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { decode } from '../src/read.js'
+import { snapshot } from './helpers/cli.js'
+import { readBytes, release, REPO } from './helpers/shared.js'
+
+// Hostile inputs run the compiled CLI in a child whose heap is capped: growing past the cap would
+// abort it (exit 134), so each test proves memory stays bounded, besides the exit code and message.
+const CLI = join(REPO, 'dist/src/cli.js')
+const tmp = mkdtempSync(join(tmpdir(), 'hostile-'))
+const run = (args: string[], options: { heapMb?: number; env?: Record<string, string> } = {}) => {
+  const started = Date.now()
+  const r = spawnSync(process.execPath, [`--max-old-space-size=${options.heapMb ?? 256}`, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env } })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (Date.now() - started) / 1000 }
+}
+const jsonlRow = (n: string, i: number) => JSON.stringify({ number: n, text: `Rule ${n}.`, examples: [], index: i })
+
+describe('memory and output bounded by the input, not by its shape', () => {
+  const repeats = join(tmp, 'repeats.jsonl')
+  writeFileSync(repeats, Array.from({ length: 20_000 }, (_, i) => jsonlRow('704.5a', i)).join('\n') + '\n')
+
+  it.each(['json', 'github', 'text'])('20,000 rows with one number: --format %s gives one duplicate diagnostic with the exact count', (format) => {
+    const r = run(['validate', repeats, '--format', format])
+    expect(r.status).toBe(1)
+    expect(r.stdout.length).toBeLessThan(2_000_000)
+    if (format === 'json') {
+      const report = JSON.parse(r.stdout)
+      expect(report.counts.byCode['duplicate-number']).toBe(1)
+      expect(report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-number').message).toBe('rule 704.5a occurs 20000 times (line 1, line 2, line 3, line 4, line 5, … 19995 more)')
+    }
+  })
+
+  it('a reversed file of 30,000 rows: order errors counted exactly, 1,000 listed, a summary line in text and github', () => {
+    const reversed = join(tmp, 'reversed.jsonl')
+    writeFileSync(reversed, Array.from({ length: 30_000 }, (_, i) => jsonlRow(`100.${30_000 - i}`, i)).join('\n') + '\n')
+    const json = JSON.parse(run(['validate', reversed, '--json']).stdout)
+    expect(json.counts.byCode.order).toBe(29_999)
+    expect(json.diagnostics.filter((d: { code: string }) => d.code === 'order')).toHaveLength(1000)
+    expect(json.omitted).toEqual({ order: 28_999 })
+    expect(run(['validate', reversed]).stdout).toMatch(/^… and 29,980 more \(--json lists up to 1,000 of each code, with exact counts\)$/m)
+    expect(run(['validate', reversed, '--format', 'github']).stdout).toMatch(/^::notice file=.*,title=order%3A 28999 more::28999 more order diagnostics are counted but not listed/m)
+  })
+
+  it('a CR with 20,000 repeated rule lines and a rule citing 300,000 rules ends with a report', () => {
+    const text = decode(readBytes(release('2025-02-07').path)).text
+    const citations = Array.from({ length: 300_000 }, (_, i) => `${100 + (i % 800)}.${i}`).join(', ')
+    const hostile = text.replace('100.2. ', `${'100.1a Repeated.\r\n\r\n'.repeat(20_000)}100.1b See rules ${citations}.\r\n\r\n100.2. `)
+    const file = join(tmp, 'hostile-cr.txt')
+    writeFileSync(file, hostile)
+    const out = join(tmp, 'hostile-out')
+    const r = run(['build', file, '--out', out], { heapMb: 1024 })
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/^hostile-cr\.txt: INVALID, 23023 rows, 3 errors, 299996 warnings \(299993 dangling-reference, 2 duplicate-number, 1 order, 3 source-format\)$/m)
+    expect(r.stderr).toMatch(/^error duplicate-number 100\.1a line \d+: rule 100\.1a occurs 20001 times/m)
+    expect(r.stderr).toMatch(/has 3 validation errors; nothing was written/)
+    expect(r.stderr.length).toBeLessThan(20_000)
+  }, 120_000)
+})
+
+describe('the JSONL reader is linear and limited', () => {
+  it('a first row with 100,000 keys: one error line, at once', () => {
+    const file = join(tmp, 'keys.jsonl')
+    writeFileSync(file, JSON.stringify(Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]))) + '\n')
+    const r = run(['validate', file])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/^read: .*keys\.jsonl: line 1 has more than 1000 keys \(a row of these tables has at most eight\)\n$/)
+    expect(r.seconds).toBeLessThan(20)
+  })
+
+  it('a 20 MB line: refused with its line number, in bounded memory', () => {
+    const file = join(tmp, 'long.jsonl')
+    const fd = openSync(file, 'w')
+    writeSync(fd, jsonlRow('100.1', 0) + '\n' + '{"number":"100.2","text":"')
+    const block = 'x'.repeat(1 << 20)
+    for (let i = 0; i < 20; i++) writeSync(fd, block)
+    writeSync(fd, '","examples":[],"index":1}\n')
+    closeSync(fd)
+    const r = run(['validate', file], { heapMb: 192 })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`read: ${file}: line 2 is longer than 16777216 characters (a row is a few kilobytes)\n`)
+  })
+})
+
+describe('the size cap holds while reading, for what stat cannot measure', () => {
+  it('/dev/zero and /dev/urandom: refused past the cap, not read without end', () => {
+    for (const device of ['/dev/zero', '/dev/urandom']) {
+      const r = run(['build', device, '--out', join(tmp, 'dev-out')])
+      expect(r.status).toBe(2)
+      expect(r.stderr).toBe(`read: ${device} (a character device) gave more than the 67108864 bytes this input may have\n`)
+    }
+  })
+
+  it('a FIFO with no writer: one line after the time-out, never a hang', () => {
+    const fifo = join(tmp, 'pipe.txt')
+    execFileSync('mkfifo', [fifo])
+    const r = run(['validate', fifo], { env: { MTG_RULES_FIFO_TIMEOUT_MS: '500' } })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`read: ${fifo} is a FIFO: no writer opened it, or it sent nothing within 0.5 s\n`)
+  })
+
+  it('a FIFO with a writer is read like a file', () => {
+    const fifo = join(tmp, 'fed.txt')
+    execFileSync('mkfifo', [fifo])
+    const r = spawnSync('bash', ['-c', `cat "${release('2026-08-07').path}" > "${fifo}" & node "${CLI}" validate "${fifo}"`], { encoding: 'utf8' })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(/fed\.txt: valid, 3162 rows/)
+  })
+
+  it('a 900 MB file of zeros named .parquet: refused after reading its first and last bytes', () => {
+    const file = join(tmp, 'zeros.parquet')
+    const fd = openSync(file, 'w')
+    writeSync(fd, Buffer.alloc(1), 0, 1, 900 * 1024 * 1024 - 1)
+    closeSync(fd)
+    const r = run(['validate', file], { heapMb: 64 })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`read: ${file} is not a Parquet file (no PAR1 magic bytes)\n`)
+  })
+})
+
+describe('one exit-code contract', () => {
+  it('an internal error exits 3 with one line, the stack only with --debug', () => {
+    const env = { MTG_RULES_TEST_INTERNAL_ERROR: 'boom' }
+    const r = run(['validate', 'x.jsonl'], { env })
+    expect([r.status, r.stdout]).toEqual([3, ''])
+    expect(r.stderr).toBe('mtg-rules: internal error, please report it: TypeError: boom (--debug shows the stack)\n')
+    const debug = run(['validate', 'x.jsonl', '--debug'], { env })
+    expect(debug.status).toBe(3)
+    expect(debug.stderr.split('\n').length).toBeGreaterThan(3)
+    expect(debug.stderr).toContain('at runCommand')
+  })
+
+  it('a read-only output folder is named as such', () => {
+    const r = spawnSync('bash', ['-c', `mount | grep -q ' /proc ' && node "${CLI}" build "${release('2026-08-07').path}" --out /proc/mtg-rules-out`], { encoding: 'utf8' })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/^write: cannot write to \/proc\/mtg-rules-out: /)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('leaves the output folder as it was on every failure above', () => {
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.'))).toEqual([])
+    expect(snapshot(join(tmp, 'dev-out'))).toEqual({})
+  })
+})

@@ -144,3 +144,32 @@ describe('one exit-code contract', () => {
     expect(snapshot(join(tmp, 'dev-out'))).toEqual({})
   })
 })
+
+describe('Parquet from other writers and of many row groups', () => {
+  const built = join(tmp, 'built')
+  const jsonl = () => join(built, 'rules.jsonl')
+
+  it.each(['zstd', 'gzip', 'brotli', 'lz4_raw', 'snappy'])('a %s-compressed file written by DuckDB validates', async (codec) => {
+    if (!readdirSync(tmp).includes('built')) expect(run(['build', release('2026-08-07').path, '--out', built]).status).toBe(0)
+    const { duck, lit } = await import('./helpers/duckdb.js')
+    const file = join(tmp, `duck-${codec}.parquet`)
+    await duck(`COPY (SELECT * FROM read_json(${lit(jsonl())}, columns = {number: 'VARCHAR', text: 'VARCHAR', examples: 'VARCHAR[]', index: 'BIGINT'})) TO ${lit(file)} (FORMAT parquet, COMPRESSION ${codec})`)
+    const r = run(['validate', file, '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).source).toMatchObject({ kind: 'parquet', table: 'rules', rows: 3162 })
+  })
+
+  it('a 250,000-row file is read row group by row group, positions running on across groups', async () => {
+    const { writeParquet } = await import('../src/write-parquet.js')
+    const { RULES_TABLE } = await import('../src/tables.js')
+    const rows = Array.from({ length: 250_000 }, (_, i) => ({ number: `${100 + Math.floor(i / 1000)}.${(i % 1000) + 1}`, text: `Rule ${i}.`, examples: i % 7 === 0 ? [`Example ${i}.`] : [], index: i }))
+    rows[200_000] = { ...rows[199_999]!, index: 200_000 }
+    const file = join(tmp, 'big.parquet')
+    writeFileSync(file, writeParquet(RULES_TABLE, rows, 'test'))
+    const r = run(['validate', file, '--json'], { heapMb: 512 })
+    expect(r.status).toBe(1)
+    const report = JSON.parse(r.stdout)
+    expect(report.source.rows).toBe(250_000)
+    expect(report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-number')).toMatchObject({ number: rows[199_999]!.number, position: 200_000 })
+  }, 120_000)
+})

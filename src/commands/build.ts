@@ -7,7 +7,8 @@ import { replaceFolder } from '../output-folder.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
 
 const DATASET_FILE = /^(rules|glossary|rules_meta|references)\.(parquet|jsonl|csv|arrow)$/
-const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json'])
+// CHANGELOG.md and changes.json (make release) and bench.json (make bench) are written into the dataset folder too.
+const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json', 'CHANGELOG.md', 'changes.json'])
 
 /** What a build may replace in an existing output folder: the files builds write, nothing else. */
 export const datasetOwnership = (name: string, isDirectory: boolean) => !isDirectory && (DATASET_FILE.test(name) || FOLDER_FILES.has(name))

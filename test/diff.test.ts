@@ -29,7 +29,7 @@ describe('diffReleases on small releases', () => {
   const d = diffReleases(oldSide, newSide)
 
   it('tells renumbered rules from added and removed ones', () => {
-    expect(d.counts).toEqual({ old: 5, new: 5, unchanged: 1, edited: 1, added: 1, removed: 1, moved: 2 })
+    expect(d.counts).toEqual({ old: 5, new: 5, unchanged: 1, typography: 0, edited: 1, added: 1, removed: 1, moved: 2 })
     expect(d.moved.map((m) => [m.from, m.to, m.similarity])).toEqual([
       ['100.1a', '100.1b', 1],
       ['100.1b', '100.1c', 1],
@@ -42,6 +42,8 @@ describe('diffReleases on small releases', () => {
     expect(d.edited).toEqual([
       {
         number: '100.2',
+        oldIndex: 3,
+        newIndex: 4,
         text: [
           { op: 'equal', text: 'Each player needs ' },
           { op: 'delete', text: 'a' },
@@ -49,13 +51,25 @@ describe('diffReleases on small releases', () => {
           { op: 'equal', text: ' deck.' },
         ],
         examples: [
-          { op: 'delete', text: 'Sixty' },
-          { op: 'insert', text: 'Forty' },
-          { op: 'equal', text: ' cards.' },
+          {
+            old: 'Sixty cards.',
+            new: 'Forty cards.',
+            changes: [
+              { op: 'delete', text: 'Sixty' },
+              { op: 'insert', text: 'Forty' },
+              { op: 'equal', text: ' cards.' },
+            ],
+          },
         ],
+        referencesRenumbered: false,
       },
     ])
-    expect(renderChangelog(d, newSide)).toContain('- **100.2** Each player needs ~~a~~**their own** deck. — Examples: ~~Sixty~~**Forty** cards.')
+    const md = renderChangelog(d, newSide)
+    expect(md).toContain('- **100.2** Each player needs ~~a~~**their own** deck.\n  - Example 1: ~~Sixty~~**Forty** cards.')
+    // Added and removed rules are quoted in full; a run of renumbered rules is one range.
+    expect(md).toContain('- **100.1a** A brand new rule about sideboards and wishes.')
+    expect(md).toContain('- **100.3** A rule that goes away.')
+    expect(md).toContain('- **100.1a–100.1b → 100.1b–100.1c**, same text')
   })
 
   it('similarity is 1 for the same words and falls with each change', () => {
@@ -75,13 +89,14 @@ describe('diff of CR 2025-02-07 → 2026-06-19', async () => {
   it('counts that add up on both sides', () => {
     const c = d.counts
     expect([c.old, c.new]).toEqual([a.rules, b.rules])
-    expect(c.unchanged + c.edited + c.added + c.moved).toBe(c.new)
-    expect(c.unchanged + c.edited + c.removed + c.moved).toBe(c.old)
+    expect(c.unchanged + c.typography + c.edited + c.added + c.moved).toBe(c.new)
+    expect(c.unchanged + c.typography + c.edited + c.removed + c.moved).toBe(c.old)
   })
 
   it('finds real changes, checked by reading both texts', () => {
-    // 104.6 now cites rule 727 for "Restarting the Game" (724 before).
+    // 104.6 now cites rule 727 for "Restarting the Game" (724 before): the section moved, the text did not.
     const restart = d.edited.find((e) => e.number === '104.6')!
+    expect(restart.referencesRenumbered).toBe(true)
     expect(restart.text!.filter((c) => c.op !== 'equal').map((c) => [c.op, c.text])).toEqual([
       ['delete', '724'],
       ['insert', '727'],
@@ -106,7 +121,7 @@ describe('diff of CR 2025-02-07 → 2026-06-19', async () => {
     expect(md.split('\n')[0]).toBe('# Comprehensive Rules: 2025-02-07 → 2026-06-19')
     expect(md).toContain(`| moved | ${d.counts.moved} |`)
     expect(md).toContain('## 104. Ending the Game')
-    expect(md).toContain('- **104.6** One card (Karn Liberated) restarts the game. All players still in the game when it restarts then immediately begin a new game. See rule ~~724~~**727**, “Restarting the Game.”')
+    expect(md).toContain('- **104.6** references renumbered: One card (Karn Liberated) restarts the game. All players still in the game when it restarts then immediately begin a new game. See rule ~~724~~**727**, “Restarting the Game.”')
   })
 })
 
@@ -115,7 +130,7 @@ describe('diffReleases properties', async () => {
   const side = await diffSideOf(b.path, readBytes(b.path))
 
   it('a release against itself: every rule unchanged', () => {
-    expect(diffReleases(side, side).counts).toEqual({ old: b.rules, new: b.rules, unchanged: b.rules, edited: 0, added: 0, removed: 0, moved: 0 })
+    expect(diffReleases(side, side).counts).toEqual({ old: b.rules, new: b.rules, unchanged: b.rules, typography: 0, edited: 0, added: 0, removed: 0, moved: 0 })
   })
 
   it('a rule inserted at the head of a section renumbers the rest: one addition, the others moved', () => {
@@ -125,5 +140,184 @@ describe('diffReleases properties', async () => {
     const d = diffReleases({ ...side, rows }, { ...side, rows: [inserted, ...renumbered] })
     expect(d.counts).toMatchObject({ added: 1, removed: 0, edited: 0, moved: rows.length, unchanged: 0 })
     expect(d.moved[0]).toMatchObject({ from: '104.1', to: '104.2', similarity: 1 })
+  })
+})
+
+describe('diff: the cases real releases have', () => {
+  const make = (label: string, rows: [string, string][], titles: [string, string][] = []) => ({
+    label,
+    rows: rows.map(([number, text], index) => ({ number, text, examples: [], index })),
+    sectionTitles: new Map(titles),
+  })
+  /** Every row of each side classified exactly once. */
+  const classifiedOnce = (d: ReturnType<typeof diffReleases>) => {
+    const c = d.counts
+    expect(c.unchanged + c.typography + c.edited + c.moved + c.added).toBe(c.new)
+    expect(c.unchanged + c.typography + c.edited + c.moved + c.removed).toBe(c.old)
+    const olds = d.lineage.filter((l) => l !== null).map((l) => l!.old)
+    expect(new Set(olds).size).toBe(olds.length)
+    expect(d.lineage).toHaveLength(c.new)
+  }
+
+  it('duplicate numbers are matched by position and text, and warned about', () => {
+    const old = make('old', [
+      ['702.174', 'Gift'],
+      ['702.175', 'Offspring'],
+      ['702.175', 'Impending'],
+      ['702.175a', 'Offspring is a static ability.'],
+    ])
+    const fixed = make('new', [
+      ['702.174', 'Gift'],
+      ['702.175', 'Offspring'],
+      ['702.175a', 'Offspring is a static ability.'],
+      ['702.176', 'Impending'],
+    ])
+    const d = diffReleases(old, fixed)
+    classifiedOnce(d)
+    expect(d.counts).toMatchObject({ unchanged: 3, moved: 1, added: 0, removed: 0 })
+    expect(d.moved).toEqual([expect.objectContaining({ from: '702.175', to: '702.176', oldIndex: 2, newIndex: 3 })])
+    expect(d.warnings).toEqual(['old has duplicate rule numbers: 702.175 (2×); they are matched by position and text'])
+    expect(diffReleases(fixed, old).counts).toMatchObject({ unchanged: 3, moved: 1, added: 0, removed: 0 })
+  })
+
+  it('a section inserted before others: rules whose only change is a renumbered citation are moves, "references renumbered"', () => {
+    const titles: [string, string][] = [['719', 'Case Cards'], ['720', 'Class Cards'], ['721', 'Attractions']]
+    const old = make('old', [
+      ['104.6', 'One card restarts the game. See rule 720, “Class Cards.”'],
+      ['719.1', 'Case cards have a case.'],
+      ['720.1', 'Each Class card has class levels. See rule 720.2.'],
+      ['720.2', 'A Class levels up.'],
+    ], titles.slice(0, 2))
+    const shifted = make('new', [
+      ['104.6', 'One card restarts the game. See rule 721, “Class Cards.”'],
+      ['719.1', 'Case cards have a case.'],
+      ['720.1', 'Omen cards are new, and unlike anything before them.'],
+      ['721.1', 'Each Class card has class levels. See rule 721.2.'],
+      ['721.2', 'A Class levels up.'],
+    ], [['719', 'Case Cards'], ['720', 'Omen Cards'], ['721', 'Class Cards']])
+    const d = diffReleases(old, shifted)
+    classifiedOnce(d)
+    expect(d.added.map((r) => r.number)).toEqual(['720.1'])
+    expect(d.removed).toEqual([])
+    expect(d.moved.map((m) => [m.from, m.to, m.referencesRenumbered])).toEqual([
+      ['720.1', '721.1', true],
+      ['720.2', '721.2', false],
+    ])
+    expect(d.edited.map((e) => [e.number, e.referencesRenumbered])).toEqual([['104.6', true]])
+    const md = renderChangelog(d, shifted, old)
+    expect(md).toContain('- **720.1 → 721.1**, references renumbered: Each Class card has class levels. See rule ~~720~~**721**.2.')
+    expect(md).toContain('- **104.6** references renumbered: ')
+  })
+
+  it('a templated sentence never moves to another keyword: the parent rule must agree', () => {
+    const old = make('old', [
+      ['702.9', 'Flying'],
+      ['702.9a', 'Flying is an evasion ability.'],
+      ['702.19', 'Trample'],
+      ['702.19a', 'Trample is a static ability that modifies the rules for assigning combat damage.'],
+      ['702.19e', 'Multiple instances of trample on the same creature are redundant.'],
+    ])
+    const next = make('new', [
+      ['702.9', 'Flying'],
+      ['702.9a', 'Flying is an evasion ability.'],
+      ['702.9b', 'Multiple instances of flying on the same creature are redundant.'],
+      ['702.19', 'Trample'],
+      ['702.19a', 'Trample is a static ability that modifies the rules for assigning combat damage.'],
+    ])
+    const d = diffReleases(old, next)
+    classifiedOnce(d)
+    expect(d.moved).toEqual([])
+    expect(d.added.map((r) => r.number)).toEqual(['702.9b'])
+    expect(d.removed.map((r) => r.number)).toEqual(['702.19e'])
+  })
+
+  it('quotes and dashes alone are typography, one group, apart from edits', () => {
+    const old = make('old', [
+      ['100.1', 'A “quoted” word — and a dash.'],
+      ['100.2', 'It’s a rule.'],
+      ['100.3', 'A real rule.'],
+    ])
+    const straight = make('new', [
+      ['100.1', 'A "quoted" word - and a dash.'],
+      ['100.2', "It's a rule."],
+      ['100.3', 'A really different rule.'],
+    ])
+    const d = diffReleases(old, straight)
+    classifiedOnce(d)
+    expect(d.counts).toMatchObject({ typography: 2, edited: 1 })
+    expect(d.typography.map((t) => t.number)).toEqual(['100.1', '100.2'])
+    expect(renderChangelog(d, straight)).toContain('## Typography only: 2 rules\n\nQuotes, dashes or spaces changed, nothing else: 100.1–100.2.')
+  })
+})
+
+describe('diff: every row classified once, on both sides, whatever the changes (property)', async () => {
+  const fc = await import('fast-check')
+  const b = release('2026-06-19')
+  const base = (await diffSideOf(b.path, readBytes(b.path))).rows.filter((r) => /^(104|509|702\.1\d?)[.a-z0-9]*$/.test(r.number))
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('delete'), at: fc.nat() }),
+    fc.record({ kind: fc.constant('duplicate'), at: fc.nat() }),
+    fc.record({ kind: fc.constant('edit'), at: fc.nat() }),
+    fc.record({ kind: fc.constant('renumber'), at: fc.nat() }),
+    fc.record({ kind: fc.constant('insert'), at: fc.nat() }),
+  )
+  it('holds for 200 random releases', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), fc.boolean(), (ops, swap) => {
+        let rows = base.map((r) => ({ ...r }))
+        for (const o of ops) {
+          const at = o.at % rows.length
+          const r = rows[at]!
+          if (o.kind === 'delete' && rows.length > 1) rows.splice(at, 1)
+          else if (o.kind === 'duplicate') rows.splice(at, 0, { ...r })
+          else if (o.kind === 'edit') rows[at] = { ...r, text: r.text + ' Changed.' }
+          else if (o.kind === 'renumber') rows[at] = { ...r, number: r.number.replace(/\d+([a-z]*)$/, (m, l) => `${Number(m.replace(/[a-z]+$/, '')) + 1}${l}`) }
+          else rows.splice(at, 0, { number: r.number, text: `A new rule ${at}.`, examples: [], index: 0 })
+        }
+        rows = rows.map((r, index) => ({ ...r, index }))
+        const a = { label: 'a', rows: base, sectionTitles: new Map() }
+        const c = { label: 'c', rows, sectionTitles: new Map() }
+        const d = swap ? diffReleases(c, a) : diffReleases(a, c)
+        const n = d.counts
+        expect(n.unchanged + n.typography + n.edited + n.moved + n.added).toBe(n.new)
+        expect(n.unchanged + n.typography + n.edited + n.moved + n.removed).toBe(n.old)
+        const olds = d.lineage.filter((l) => l !== null).map((l) => l!.old)
+        expect(new Set(olds).size).toBe(olds.length)
+      }),
+      { numRuns: 200, seed: 20261130 },
+    )
+  })
+})
+
+describe('diff of CR 2026-06-19 → 2026-08-07, checked by reading both texts', async () => {
+  const oldSide = await diffSideOf(release('2026-06-19').path, readBytes(release('2026-06-19').path))
+  const newSide = await diffSideOf(release('2026-08-07').path, readBytes(release('2026-08-07').path))
+  const d = diffReleases(oldSide, newSide)
+
+  it('nine rules added, five edited, seventeen renumbered, none removed', () => {
+    expect(d.counts).toEqual({ old: 3153, new: 3162, unchanged: 3131, typography: 0, edited: 5, added: 9, removed: 0, moved: 17 })
+    expect(d.added.map((r) => r.number)).toEqual(['122.1j', '310.8', '701.70', '701.70a', '702.195', '702.195a', '702.195b', '702.195c', '704.5w'])
+    expect(d.edited.map((e) => e.number)).toEqual(['310.7', '506.4', '605.1a', '704.5v', '722.3a'])
+    expect(d.moved.filter((m) => m.text === null).map((m) => `${m.from}→${m.to}`)).toContain('704.5z→704.5aa')
+  })
+
+  it('the changelog collapses the battle rules that moved together into ranges', () => {
+    const md = renderChangelog(d, newSide, oldSide)
+    expect(md).toContain('- **310.8b–310.9 → 310.9b–310.10**, same text')
+    expect(md).toContain('- **704.5y–704.5z → 704.5z–704.5aa**, same text')
+    expect(md).toContain('- **704.5w** If a non-Siege battle has defense 0, it’s put into its owner’s graveyard.')
+  })
+})
+
+describe('mtg-rules diff --exit-code', async () => {
+  const { cli } = await import('./helpers/cli.js')
+  it('exits 0 for the same release and 1 when the releases differ, as git diff --exit-code', () => {
+    const a = release('2026-06-19').path
+    const b = release('2026-08-07').path
+    expect(cli(['diff', a, a, '--exit-code', '--json']).status).toBe(0)
+    const changed = cli(['diff', a, b, '--exit-code'])
+    expect(changed.status).toBe(1)
+    expect(changed.stdout).toMatch(/^# Comprehensive Rules: 2026-06-19 → 2026-08-07/)
+    expect(cli(['diff', a, b]).status).toBe(0)
   })
 })

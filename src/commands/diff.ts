@@ -10,7 +10,11 @@ import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules diff */
 export async function run(args: string[]): Promise<CommandResult> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, out: { type: 'string' } } })
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, out: { type: 'string' }, 'exit-code': { type: 'boolean', default: false } },
+  })
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
   const [oldFile, newFile] = positionals as [string, string]
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
@@ -18,8 +22,11 @@ export async function run(args: string[]): Promise<CommandResult> {
   const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)))
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
-  if (values.out === undefined) return ok(text)
-  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
   const c = result.counts
-  return ok('', `diff: wrote ${values.out} (${c.edited} edited, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`)
+  // --exit-code: 1 when the releases differ, as git diff --exit-code does.
+  const exitCode = values['exit-code'] && (c.unchanged !== c.old || c.unchanged !== c.new) ? 1 : 0
+  const warnings = result.warnings.map((w) => `diff: warning: ${w}\n`).join('')
+  if (values.out === undefined) return ok(text, warnings, exitCode)
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
 }

@@ -23,14 +23,15 @@ Options:
                     to $GITHUB_STEP_SUMMARY when set; paths relative to $GITHUB_WORKSPACE)
   --strict          count warnings as errors
   --rules FILE      the rules export a companion table is checked against (default: rules.* beside it)`,
-  diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE]
+  diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code]
 
-Compare two releases (CR texts or rules exports): added, removed, edited and moved rules, as a
-Markdown changelog (or JSON).
+Compare two releases (CR texts or rules exports): unchanged, typography-only, edited, added, removed
+and moved (renumbered) rules, as a Markdown changelog (or JSON).
 
 Options:
   --json            the diff as JSON
-  --out FILE        write there instead of standard output`,
+  --out FILE        write there instead of standard output
+  --exit-code       exit 1 when the releases differ (as git diff --exit-code)`,
   history: `Usage: mtg-rules history DIR [--out DIR] [--arrow]
 
 Build and validate every CR text in DIR, oldest first by effective date; print a table and write

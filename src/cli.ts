@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<
   history: () => import('./commands/history.js'),
   previous: () => import('./commands/previous.js'),
   fetch: () => import('./commands/fetch.js'),
+  lineage: () => import('./commands/lineage.js'),
 }
 
 // A mistake in the arguments: one line on stderr, with the usage of the command.

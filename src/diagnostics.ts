@@ -93,6 +93,14 @@ export const diagnostics = {
   invalidByte(byte: number, offset: number, line: number): Diagnostic {
     return make('encoding', 'error', `byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset} is not UTF-8 (read as U+FFFD) in a text that otherwise is`, { line }, { byte, offset })
   },
+  /** rules_history: a lineage that does not hold (previous_number, change, rule_id). */
+  lineage(detail: string, where: Where): Diagnostic {
+    return make('lineage', 'error', detail, where)
+  },
+  /** rules_history: releases out of date order, or one release in two runs. */
+  historyOrder(detail: string, where: Where): Diagnostic {
+    return make('order', 'error', detail, where)
+  },
   columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
     return make('columns', severity, detail, {}, params)
   },

@@ -1,4 +1,4 @@
-import type { BuildResult } from './build.js'
+import type { Manifest } from './manifest.js'
 import { csvField } from './write-csv.js'
 
 /** One release in a history run: its counts when it built, or why it failed. */
@@ -16,7 +16,7 @@ export interface HistoryRow {
   failure: string | null
 }
 
-export function historyRowOf(file: string, outcome: BuildResult | Error, seconds: number): HistoryRow {
+export function historyRowOf(file: string, outcome: { manifest: Manifest } | Error, seconds: number): HistoryRow {
   const rounded = Math.round(seconds * 1000) / 1000
   if (outcome instanceof Error) {
     return { file, effectiveDate: null, ok: false, rules: null, examples: null, glossary: null, errors: null, warnings: null, seconds: rounded, failure: outcome.message }

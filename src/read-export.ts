@@ -5,7 +5,7 @@ import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
-import { RULES_TABLE, TABLES, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
+import { ALL_TABLES, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
 import type { Diagnostic } from './types.js'
 
 export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
@@ -76,10 +76,10 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
 export function detectTable(name: string, columns: string[]): TableSpec {
   const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
-  const byName = TABLES.find((t) => t.name === stem)
+  const byName = ALL_TABLES.find((t) => t.name === stem)
   if (byName) return byName
   const has = new Set(columns)
-  const scored = TABLES.map((t) => ({ t, hits: t.columns.filter((c) => has.has(c.name)).length }))
+  const scored = ALL_TABLES.map((t) => ({ t, hits: t.columns.filter((c) => has.has(c.name)).length }))
   const best = scored.reduce((a, b) => (b.hits > a.hits ? b : a))
   return best.hits > 2 ? best.t : RULES_TABLE
 }

@@ -62,9 +62,27 @@ export const REFERENCES_TABLE: TableSpec = {
   ],
 }
 
+/** Every rule of every release, with its lineage: what `history` writes. */
+export const RULES_HISTORY_TABLE: TableSpec = {
+  name: 'rules_history',
+  columns: [
+    { name: 'release', type: 'string' },
+    { name: 'number', type: 'string' },
+    { name: 'text', type: 'string' },
+    { name: 'examples', type: 'list<string>' },
+    { name: 'index', type: 'int64' },
+    { name: 'rule_id', type: 'string' },
+    { name: 'previous_number', type: 'string', nullable: true },
+    { name: 'change', type: 'string' },
+  ],
+}
+
 /** Every table a build exports, rules first. */
 export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES_TABLE]
 
+/** Every table an export may hold: a build's, and the history's. */
+export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE]
+
 export function tableByName(name: string): TableSpec | undefined {
-  return TABLES.find((t) => t.name === name)
+  return ALL_TABLES.find((t) => t.name === name)
 }

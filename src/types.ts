@@ -81,6 +81,7 @@ export type DiagnosticCode =
   | 'text-lost'
   | 'manifest'
   | 'encoding'
+  | 'lineage'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

@@ -9,7 +9,8 @@ import { parseDocument } from './parse.js'
 import { decode, splitLines } from './read.js'
 import { openExport, readExport, type ExportFormat, type ExportRecords } from './read-export.js'
 import { makeReport, type Report, type SourceKind } from './report.js'
-import { RULES_TABLE } from './tables.js'
+import { RULES_HISTORY_TABLE, RULES_TABLE } from './tables.js'
+import { startHistoryChecks } from './checks/rules-history.js'
 import type { Diagnostic } from './types.js'
 
 export interface ValidateOptions {
@@ -75,7 +76,14 @@ export async function validateExportStream(name: string, chunks: AsyncIterable<U
   const found: Diagnostic[] = []
   let rows = 0
   const notes = [...stream.notes]
-  if (stream.table === RULES_TABLE) {
+  if (stream.table === RULES_HISTORY_TABLE) {
+    const history = startHistoryChecks()
+    for await (const batch of stream.batches) {
+      for (const r of batch) history.visit(r)
+      rows += batch.length
+    }
+    append(found, history.finish())
+  } else if (stream.table === RULES_TABLE) {
     const session = startChecks({ glossary: [], sections: [] })
     for await (const batch of stream.batches) {
       for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))

@@ -42,3 +42,60 @@ describe('mtg-rules history', () => {
     expect(run.stdout).toContain(`${broken.file}: read: MagicCompRules 20240308.txt is not a text file`)
   })
 })
+
+describe('the whole-history dataset: rules_history and lineage', () => {
+  const out = mkdtempSync(join(tmpdir(), 'history-'))
+  const run = cli(['history', RULES_ARCHIVE, '--out', out])
+  const rows = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  const facts = releases().sort((a, b) => a.effective.localeCompare(b.effective))
+
+  it('holds one row per rule per release, oldest first, in every format, with a card and a manifest', () => {
+    expect(run.status).toBe(0)
+    expect(rows).toHaveLength(facts.reduce((n, f) => n + f.rules, 0))
+    expect([...new Set(rows.map((r) => r.release))]).toEqual(facts.map((f) => f.effective))
+    expect(Object.keys(rows[0])).toEqual(['release', 'number', 'text', 'examples', 'index', 'rule_id', 'previous_number', 'change'])
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    expect(manifest.exports.map((e: { path: string; rows: number }) => [e.path, e.rows])).toEqual(['parquet', 'jsonl', 'csv'].map((f) => [`rules_history.${f}`, rows.length]))
+    const card = readFileSync(join(out, 'README.md'), 'utf8')
+    expect(card).toMatch(/configs:\n {2}- config_name: rules_history\n {4}default: true/)
+    for (const f of facts) expect(card).toContain(`| ${f.effective} | ${f.file} | ${f.rules} |`)
+  })
+
+  it('follows a rule through renumbering: Cast was 701.4 until 2026-06-19, then 701.5', () => {
+    const cast = rows.filter((r) => r.text === 'Cast')
+    expect(new Set(cast.map((r) => r.rule_id)).size).toBe(1)
+    expect(cast.map((r) => [r.release, r.number, r.change, r.previous_number])).toEqual([
+      ['2016-07-22', '701.4', 'added', null],
+      ['2022-11-18', '701.4', 'unchanged', '701.4'],
+      ['2024-03-08', '701.4', 'unchanged', '701.4'],
+      ['2025-02-07', '701.4', 'unchanged', '701.4'],
+      ['2026-06-19', '701.5', 'moved', '701.4'],
+      ['2026-08-07', '701.5', 'unchanged', '701.5'],
+    ])
+  })
+
+  it('validates, and validate finds a broken lineage', () => {
+    const ok = cli(['validate', join(out, 'rules_history.parquet'), join(out, 'rules_history.csv'), '--json'])
+    expect(ok.status).toBe(0)
+    const broken = join(out, 'broken-history.jsonl')
+    const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
+    const at = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')
+    lines[at] = JSON.stringify({ ...rows[at], previous_number: '701.99' })
+    writeFileSync(broken, lines.join('\n') + '\n')
+    const bad = cli(['validate', broken, '--json'])
+    expect(bad.status).toBe(1)
+    expect(JSON.parse(bad.stdout).diagnostics.filter((d: { code: string }) => d.code === 'lineage').map((d: { message: string; line: number }) => [d.message, d.line])).toEqual([
+      ['previous_number 701.99 is not a rule of the release before 2026-06-19', at + 1],
+    ])
+  })
+
+  it('mtg-rules lineage prints a rule’s versions over time', () => {
+    const run = cli(['lineage', out, '701.5', '--at', '2026-06-19'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/^rule 701\.5 as of 2026-06-19: lineage 2016-07-22:701\.4, 6 releases\n/)
+    expect(run.stdout).toContain('2026-06-19  701.5 (was 701.4)  moved\n    Cast\n')
+    const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
+    expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
+    expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+  })
+})

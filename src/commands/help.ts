@@ -36,6 +36,15 @@ Options:
 
 Build and validate every CR text in DIR, oldest first by effective date; print a table and write
 history.json, history.csv and each release's files (default out/history).`,
+  lineage: `Usage: mtg-rules lineage HISTORY_DIR NUMBER [--at DATE] [--json]
+
+What rule NUMBER said in every release and when it changed, following it through renumbering: the
+rule is NUMBER as numbered in the newest release on or before DATE (default: the newest). Reads the
+rules_history table that mtg-rules history writes.
+
+Options:
+  --at DATE         YYYY-MM-DD: the release whose numbering NUMBER uses
+  --json            the versions as JSON`,
   previous: `Usage: mtg-rules previous DIR FILE
 
 Print the newest release in DIR that is older than FILE (nothing when there is none).`,
@@ -54,7 +63,8 @@ Commands:
   build FILE        build the dataset from a CR text
   validate PATH...  check CR text, exports or a dataset folder
   diff OLD NEW      compare two releases
-  history DIR       build and validate every release of a folder
+  history DIR       build and validate every release of a folder, and the rules_history table
+  lineage DIR NUM   what a rule said in every release
   previous DIR FILE the release before FILE
   fetch             download (or copy) the newest release into raw/
   help [COMMAND]    this text, or a command's

@@ -1,0 +1,73 @@
+import { append } from '../append.js'
+import { boundedDiagnostics } from '../bounded.js'
+import { toCheckRow } from '../check.js'
+import { diagnostics } from '../diagnostics.js'
+import type { ExportRecord } from '../read-export.js'
+import type { Diagnostic } from '../types.js'
+import { danglingReferenceCheck } from './dangling-reference.js'
+import { duplicateNumberCheck } from './duplicate-number.js'
+import { exampleAsRowCheck } from './example-as-row.js'
+import { gapCheck } from './gap.js'
+import { indexCheck } from './index-sequence.js'
+import { startChecks } from './index.js'
+import { orderCheck } from './order.js'
+import { schemaDiagnostics } from './schema.js'
+
+// The rules checks that apply to each release of the history on its own (the row schema is the history's).
+const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck]
+
+/**
+ * Check a rules_history export as it streams: every row against its schema; each release (rows of
+ * one `release`, which must come in date order, each once) with the rules checks; and the lineage:
+ * every `previous_number` is a rule of the previous release, `change` agrees with it, and a
+ * `rule_id` names one row of its release.
+ */
+export function startHistoryChecks() {
+  const out = boundedDiagnostics()
+  let release: string | null = null
+  let session: ReturnType<typeof startChecks> | null = null
+  let previousNumbers = new Set<string>()
+  let numbers = new Set<string>()
+  let ids = new Set<string>()
+  const seenReleases = new Set<string>()
+  const closeRelease = () => {
+    if (session) append(out, session.finish())
+    previousNumbers = numbers
+    numbers = new Set()
+    ids = new Set()
+  }
+  return {
+    visit({ record, position, line }: ExportRecord) {
+      const where = { position, ...(line === undefined ? {} : { line }), ...(typeof record.number === 'string' ? { number: record.number } : {}) }
+      append(out, schemaDiagnostics('rules_history', record, where))
+      const rel = typeof record.release === 'string' ? record.release : null
+      if (rel !== release) {
+        closeRelease()
+        if (rel !== null && release !== null && rel < release) out.push(diagnostics.historyOrder(`release ${rel} comes after ${release}: releases must be oldest first`, where))
+        if (rel !== null && seenReleases.has(rel)) out.push(diagnostics.historyOrder(`release ${rel} appears in two runs of rows`, where))
+        if (rel !== null) seenReleases.add(rel)
+        if (release === null) previousNumbers = new Set()
+        release = rel
+        session = startChecks({ glossary: [], sections: [] }, PER_RELEASE)
+      }
+      session!.visit(toCheckRow(record, where))
+      const number = typeof record.number === 'string' ? record.number : null
+      if (number !== null) numbers.add(number)
+      const id = typeof record.rule_id === 'string' ? record.rule_id : null
+      if (id !== null) {
+        if (ids.has(id)) out.push(diagnostics.lineage(`rule_id ${id} names two rows of release ${rel}`, where))
+        ids.add(id)
+      }
+      const prev = record.previous_number
+      const change = record.change
+      if (typeof prev === 'string' && !previousNumbers.has(prev)) out.push(diagnostics.lineage(`previous_number ${prev} is not a rule of the release before ${rel}`, where))
+      if (prev === null && change !== 'added' && typeof change === 'string') out.push(diagnostics.lineage(`change is ${change} but previous_number is null (only an added rule has none)`, where))
+      if (typeof prev === 'string' && change === 'added') out.push(diagnostics.lineage(`change is added but previous_number is ${prev}`, where))
+      if (typeof prev === 'string' && change === 'unchanged' && prev !== number) out.push(diagnostics.lineage(`change is unchanged but the number was ${prev}`, where))
+    },
+    finish(): Diagnostic[] {
+      closeRelease()
+      return out
+    },
+  }
+}

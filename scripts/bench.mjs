@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, rows: { type: 'string', default: '300000' } } })
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, rows: { type: 'string', default: '300000' }, large: { type: 'string', default: '3000000' } } })
 const RUNS = Number(values.runs)
 const ROWS = Number(values.rows)
+// The scale case: 0 skips it (it takes minutes).
+const LARGE = Number(values.large)
 const repo = resolve(import.meta.dirname, '..')
 const archive = resolve(repo, process.env.RULES_ARCHIVE ?? '../shared/rules')
 const cr = join(archive, 'MagicCompRules 20250207.txt')
@@ -61,9 +63,10 @@ function stages() {
   }
   let decoded, doc, rows, result
   time('read (decode)', () => (decoded = lib.decode(bytes)))
-  time('parse', () => (doc = lib.parseDocument(lib.splitLines(decoded.text))))
+  let lines
+  time('parse', () => (doc = lib.parseDocument((lines = lib.splitLines(decoded.text)))))
   time('normalize', () => (rows = lib.normalizeRules(doc.rules)))
-  time('check (all checks)', () => lib.checkDocument(doc, rows))
+  time('check (all checks, coverage included)', () => lib.checkDocument(lines, doc, rows, decoded))
   const plain = rows.map((r) => r.row)
   time('write rules.parquet', () => lib.writeParquet(tables.RULES_TABLE, plain, 'bench'))
   time('write rules.jsonl', () => lib.writeJsonl(tables.RULES_TABLE, plain))
@@ -93,7 +96,35 @@ function syntheticRows(n) {
   return rows
 }
 
-function validateExports(n) {
+// DuckDB doing the duplicate, order and index checks on the same file, in a process of its own (as a
+// CI job would run it): GROUP BY for duplicates, a window for order, the row position for index.
+const duckScript = join(tmp, 'duck-checks.mjs')
+writeFileSync(
+  duckScript,
+  `import { DuckDBInstance } from ${JSON.stringify(join(repo, 'node_modules/@duckdb/node-api/lib/index.js'))}
+const [file, format] = process.argv.slice(2)
+const cols = "{number: 'VARCHAR', text: 'VARCHAR', examples: 'VARCHAR', index: 'BIGINT'}"
+const source = format === 'parquet' ? \`read_parquet('\${file}')\` : format === 'jsonl' ? \`read_json('\${file}', columns = {number: 'VARCHAR', text: 'VARCHAR', examples: 'VARCHAR[]', index: 'BIGINT'})\` : \`read_csv('\${file}', header = true, columns = \${cols})\`
+const db = await DuckDBInstance.create(':memory:')
+const c = await db.connect()
+await c.run(\`CREATE TEMP TABLE t AS SELECT number, index, row_number() OVER () - 1 AS pos FROM \${source}\`)
+const r = await c.runAndReadAll(\`WITH k AS (SELECT pos, index, number, TRY_CAST(split_part(number, '.', 1) AS INT) s, TRY_CAST(regexp_extract(split_part(number, '.', 2), '^[0-9]+') AS INT) r, regexp_extract(number, '[a-z]*$') l FROM t),
+o AS (SELECT *, lag(s) OVER w ps, lag(r) OVER w pr, lag(l) OVER w pl FROM k WINDOW w AS (ORDER BY pos))
+SELECT (SELECT count(*) FROM (SELECT number FROM t GROUP BY number HAVING count(*) > 1)) dups,
+ (SELECT count(*) FROM o WHERE (ps, pr, length(pl), pl) > (s, r, length(l), l)) order_errors,
+ (SELECT count(*) FROM t WHERE index <> pos) index_errors\`)
+console.log(JSON.stringify(r.getRowObjectsJson()[0]))
+`,
+)
+
+function runDuck(file, format) {
+  const started = performance.now()
+  const run = spawnSync(process.execPath, ['--import', hook, duckScript, file, format], { encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`bench: DuckDB checks on ${file} failed: ${run.stderr}`)
+  return { seconds: (performance.now() - started) / 1000, rssMiB: Number(/BENCH_MAXRSS_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN) / 1024 }
+}
+
+function validateExports(n, runs = Math.min(RUNS, 3)) {
   const rows = syntheticRows(n)
   const dir = join(tmp, `synthetic-${n}`)
   mkdirSync(dir)
@@ -101,30 +132,62 @@ function validateExports(n) {
   for (const [format, write] of [['parquet', (r) => lib.writeParquet(tables.RULES_TABLE, r, 'bench')], ['jsonl', (r) => lib.writeJsonl(tables.RULES_TABLE, r)], ['csv', (r) => lib.writeCsv(tables.RULES_TABLE, r)]]) {
     const file = join(dir, `rules.${format}`)
     writeFileSync(file, write(rows))
-    results[format] = repeat(['validate', file], Math.min(RUNS, 3))
+    results[format] = repeat(['validate', file], runs)
+    runDuck(file, format)
+    const ducks = Array.from({ length: runs }, () => runDuck(file, format))
+    results[format].duckdb = { seconds: median(ducks.map((d) => d.seconds)), rssMiB: Math.max(...ducks.map((d) => d.rssMiB)) }
     // Peak RSS mostly shows how lazily V8 collects; a capped heap shows what validation really keeps.
     if (format !== 'parquet') results[format].cappedHeap = passes(() => runCli(['validate', file], ['--max-old-space-size=64']))
   }
   return results
 }
 
-const targets = { buildSeconds: 0.25, buildRssMiB: 120, validateSeconds: 3 }
+/** Diff two releases in-process: median seconds of RUNS, after a warm-up. */
+async function diffPair(oldDate, newDate) {
+  const sideOf = async (date) => {
+    const path = join(archive, `MagicCompRules ${date.replace(/-/g, '')}.txt`)
+    return lib.diffSideOf(path, new Uint8Array(readFileSync(path)))
+  }
+  const a = await sideOf(oldDate)
+  const b = await sideOf(newDate)
+  lib.diffReleases(a, b)
+  const xs = Array.from({ length: RUNS }, () => {
+    const t = performance.now()
+    lib.diffReleases(a, b)
+    return (performance.now() - t) / 1000
+  })
+  return median(xs)
+}
+
+const targets = { buildSeconds: 0.4, buildRssMiB: 120, validateRatioToDuckDB: 1, diffConsecutiveSeconds: 0.3, diffFarSeconds: 2, historyRssMiB: 500 }
 const build = repeat(['build', cr, '--out', join(tmp, 'out')])
 const stageTimes = stages()
 const small = validateExports(Math.round(ROWS / 10))
 const large = validateExports(ROWS)
+const huge = LARGE > 0 ? validateExports(LARGE, 1) : null
 const history = repeat(['history', archive, '--out', join(tmp, 'history')], 1)
+const diffConsecutive = await diffPair('2026-06-19', '2026-08-07')
+const diffFar = await diffPair('2016-07-22', '2025-02-07')
 
 const row = (what, seconds, rss, target) => ({ what, seconds: Math.round(seconds * 1000) / 1000, rssMiB: rss === null ? null : Math.round(rss), target })
 const table = [
   row(`build CR 2025-02-07 (whole process, median of ${RUNS})`, build.seconds, build.rssMiB, `≤ ${targets.buildSeconds} s, ≤ ${targets.buildRssMiB} MiB: ${build.seconds <= targets.buildSeconds ? 'met' : 'NOT met'} / ${build.rssMiB <= targets.buildRssMiB ? 'met' : 'NOT met'}`),
   ...Object.entries(stageTimes).map(([stage, s]) => row(`  in-process: ${stage}`, s, null, '')),
-  ...['parquet', 'jsonl', 'csv'].map((f) => {
-    const grows = large[f].rssMiB / small[f].rssMiB
-    const memory = f === 'parquet' ? '' : `; peak RSS ×${grows.toFixed(1)} from ${Math.round(ROWS / 10)} rows; ${large[f].cappedHeap ? 'passes' : 'FAILS'} with a 64 MiB heap cap`
-    return row(`validate ${ROWS} synthetic rows, ${f}`, large[f].seconds, large[f].rssMiB, `≤ ${targets.validateSeconds} s: ${large[f].seconds <= targets.validateSeconds ? 'met' : 'NOT met'}${memory}`)
-  }),
-  row('history of every release in the archive', history.seconds, history.rssMiB, ''),
+  ...[[ROWS, large], ...(huge ? [[LARGE, huge]] : [])].flatMap(([n, results]) =>
+    ['parquet', 'jsonl', 'csv'].flatMap((f) => {
+      const r = results[f]
+      const ratio = r.seconds / r.duckdb.seconds
+      const grows = r.rssMiB / large[f].rssMiB
+      const flat = n === ROWS ? '' : `; peak ×${grows.toFixed(2)} of ${ROWS} rows' (target ≤ 1.5, ≤ 1024 MiB: ${grows <= 1.5 && r.rssMiB <= 1024 ? 'met' : 'NOT met'})`
+      return [
+        row(`validate ${n} synthetic rows, ${f}`, r.seconds, r.rssMiB, `ratio to DuckDB ${ratio.toFixed(2)} (≤ 1.0: ${ratio <= 1 ? 'met' : 'NOT met'})${flat}`),
+        row(`  DuckDB duplicate + order + index checks, ${f}`, r.duckdb.seconds, r.duckdb.rssMiB, ''),
+      ]
+    }),
+  ),
+  row('diff of a consecutive pair, in process (2026-06-19 → 2026-08-07)', diffConsecutive, null, `≤ 0.3 s: ${diffConsecutive <= 0.3 ? 'met' : 'NOT met'}`),
+  row('diff of a far pair, in process (2016-07-22 → 2025-02-07)', diffFar, null, `≤ 2 s: ${diffFar <= 2 ? 'met' : 'NOT met'}`),
+  row('history of every release in the archive (builds, diffs, rules_history)', history.seconds, history.rssMiB, `≤ 500 MiB: ${history.rssMiB <= 500 ? 'met' : 'NOT met'}`),
 ]
 
 const width = Math.max(...table.map((r) => r.what.length))

@@ -1,5 +1,5 @@
 import { diagnostics } from './diagnostics.js'
-import { compareRuleNumbers, parseRuleNumber } from './rule-number.js'
+import { compareRuleNumbers, letterRank, parseRuleNumber } from './rule-number.js'
 import type { SourceLine } from './source-lines.js'
 import type { Diagnostic, Heading, ParsedRule } from './types.js'
 
@@ -31,13 +31,14 @@ type Part = 'text' | 'example'
  * above and reported. In a hard-wrapped text (`wrapped`), lines inside a paragraph join with a space,
  * and a rule starts only at a paragraph's beginning.
  */
-export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnostic[]): Body {
+export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnostic[], contents: Set<string> = new Set()): Body {
   const chapters: Heading[] = []
   const sections: Heading[] = []
   const rules: ParsedRule[] = []
   let current = null as ParsedRule | null
   let part = null as Part | null
   let previous: SourceLine | null = null
+  let afterHeading = false
 
   const startRule = (rule: ParsedRule) => {
     rules.push(rule)
@@ -79,10 +80,15 @@ export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnost
       if (!wrapped) part = null
       continue
     }
-    const paragraphStart = !wrapped || prev === null || prev.text === '' || sl.afterBreak
+    // A heading ends a paragraph as a blank line does.
+    const paragraphStart = !wrapped || prev === null || prev.text === '' || sl.afterBreak || afterHeading
+    afterHeading = false
     let m: RegExpExecArray | null
 
-    if (paragraphStart && !sl.afterBreak && (m = headingMatch(s))) {
+    // Inside a wrapped paragraph, a heading is only a line the Contents lists word for word, after a finished sentence.
+    const headingHere = paragraphStart ? !sl.afterBreak : contents.has(s) && prev !== null && ENDS_SENTENCE.test(prev.text)
+    if (headingHere && (m = headingMatch(s))) {
+      afterHeading = true
       ;(m[1]!.length === 1 ? chapters : sections).push({ number: m[1]!, title: m[2]!, line: sl.line })
       current = null
       part = null
@@ -119,12 +125,21 @@ function headingMatch(s: string): RegExpExecArray | null {
   return m
 }
 
-/** In a wrapped text: a line that looks exactly like the next rule's start, after a finished sentence. */
+/**
+ * In a wrapped text: a line that looks exactly like the next rule's start, after a finished sentence:
+ * a later number of the same section, or the first rule of a later section.
+ */
 function startsRuleInsideParagraph(s: string, prev: SourceLine | null, current: ParsedRule | null): boolean {
-  if (!current || !prev || !STRICT_RULE_START.test(s) || !ENDS_SENTENCE.test(prev.text)) return false
+  if (!current || !prev || !STRICT_RULE_START.test(s)) return false
   const next = parseRuleNumber(RULE.exec(s)![0].match(/^\d{3}\.\d+[a-z]*/)![0])
   const now = parseRuleNumber(current.number)
-  return next !== null && now !== null && next.section === now.section && compareRuleNumbers(now, next) < 0
+  if (next === null || now === null) return false
+  // The very next number (100.2 → 100.2a, 100.2a → 100.2b, 100.2b → 100.3) needs no full stop before it: a title has none.
+  const immediate = next.section === now.section && ((next.rule === now.rule && letterRank(next.letters) === letterRank(now.letters) + 1) || (next.rule === now.rule + 1 && next.letters === ''))
+  if (immediate) return true
+  if (!ENDS_SENTENCE.test(prev.text)) return false
+  if (next.section === now.section) return compareRuleNumbers(now, next) < 0
+  return next.section > now.section && next.rule === 1 && next.letters === ''
 }
 
 function reportNumberTypos(number: string, letters: string, period: string, space: string, rest: string, line: number, diags: Diagnostic[]) {

@@ -33,8 +33,8 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
 
   const bodyLines = sourceLines(lines, bodyStart, bodyEnd, diags)
   const wrapped = isHardWrapped(bodyLines)
-  const body = parseBody(bodyLines, wrapped, diags)
   const contents = contentsAt < 0 ? new Map<string, string>() : contentsHeadings(lines, contentsAt + 1, bodyStart)
+  const body = parseBody(bodyLines, wrapped, diags, new Set([...contents].map(([n, t]) => `${n}. ${t}`)))
   const chapters = reconcileHeadings(body.chapters, contents, 'chapter', diags)
   const sections = reconcileHeadings(body.sections, contents, 'section', diags)
   const glossaryLines = glossaryAt >= 0 ? sourceLines(lines, glossaryAt + 1, creditsAt >= 0 ? creditsAt : lines.length, diags) : []

@@ -127,6 +127,23 @@ describe('a hard-wrapped fixture', () => {
   })
 })
 
+describe('a hard-wrapped text with no blank line between paragraphs', () => {
+  it('gives the same rows as with them: a rule starts at the next number, a heading at a Contents line', () => {
+    const text = fixture('wrapped-cr.txt')
+    const lines = text.split('\n')
+    const start = lines.lastIndexOf('1. The Game')
+    const end = lines.lastIndexOf('Glossary')
+    const squeezed = [...lines.slice(0, start), ...lines.slice(start, end).filter((l) => l.trim() !== ''), '', ...lines.slice(end)].join('\n')
+    const spaced = run(text)
+    const tight = run(squeezed)
+    expect(tight.doc.wrapped).toBe(true)
+    expect(tight.rows).toEqual(spaced.rows)
+    expect(tight.doc.sections.map((x) => x.number)).toEqual(['100', '101'])
+    expect(tight.coverage.wordsKept).toBe(tight.coverage.bodyWords)
+    expect(tight.kinds('source-format').filter(([, k]) => k === 'rule-inside-paragraph').map(([n]) => n)).toEqual(['100.2', '100.2a', '100.2b', '101.2', '101.2a'])
+  })
+})
+
 describe('shapes seen in published releases, on the hand-written fixture', () => {
   const base = fixture('mini-cr.txt')
   const edit = (pairs: [string, string][]) => pairs.reduce((t, [from, to]) => {

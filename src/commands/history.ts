@@ -48,7 +48,11 @@ export async function run(args: string[]): Promise<CommandResult> {
           if (!(e instanceof EtlError)) throw e
           outcome = e
         }
-        if (!(outcome instanceof Error)) for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes)
+        if (!(outcome instanceof Error)) {
+          for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes)
+          // Written: only the rows are kept (for the lineage), not ~15 MB of files per release.
+          outcome.files = []
+        }
         const row = historyRowOf(release.name, outcome, (performance.now() - t0) / 1000)
         progress.step(row)
         return { release, folder: folders[i]!, outcome, row }

@@ -81,13 +81,16 @@ export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnost
       continue
     }
     // A heading ends a paragraph as a blank line does.
+    const afterHeadingBefore = afterHeading
     const paragraphStart = !wrapped || prev === null || prev.text === '' || sl.afterBreak || afterHeading
     afterHeading = false
     let m: RegExpExecArray | null
 
     // Inside a wrapped paragraph, a heading is only a line the Contents lists word for word, after a finished sentence.
-    const headingHere = paragraphStart ? !sl.afterBreak : contents.has(s) && prev !== null && ENDS_SENTENCE.test(prev.text)
-    if (headingHere && (m = headingMatch(s))) {
+    // One paragraph per line (modern texts): a heading stands after a blank line, never right below text.
+    const blankBefore = prev === null || prev.text === '' || afterHeadingBefore
+    const headingHere = !wrapped ? blankBefore && !sl.afterBreak : paragraphStart ? !sl.afterBreak : contents.has(s) && prev !== null && ENDS_SENTENCE.test(prev.text)
+    if (headingHere && (m = headingMatch(s)) && followsLast(m[1]!.length === 1 ? chapters : sections, m[1]!)) {
       afterHeading = true
       ;(m[1]!.length === 1 ? chapters : sections).push({ number: m[1]!, title: m[2]!, line: sl.line })
       current = null
@@ -116,6 +119,15 @@ export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnost
     }
   }
   return { chapters, sections, rules }
+}
+
+/**
+ * Chapters and sections come in increasing order: a line shaped like a heading whose number does not
+ * follow the last one ("1. First meaning." inside a rule) is text, not a heading.
+ */
+function followsLast(headings: Heading[], number: string): boolean {
+  const last = headings[headings.length - 1]
+  return last === undefined || Number(number) > Number(last.number)
 }
 
 /** A chapter or section heading, unless its "title" begins with the tail of a rule number. */

@@ -193,6 +193,13 @@ describe('shapes seen in published releases, on the hand-written fixture', () =>
     expect(meta.find((m) => m.number === '100.3a')).toMatchObject({ parent: null, depth: 2 })
   })
 
+  it('reads a numbered line inside a rule ("1. First meaning.") as text, not a chapter heading', () => {
+    const { row, doc, coverage } = run(edit([['100.1c The last lettered subrule here.', '100.1c The last lettered subrule here.\n1. First meaning.\n2. Second meaning.']]))
+    expect(row('100.1c').text).toBe('The last lettered subrule here.\n1. First meaning.\n2. Second meaning.')
+    expect(doc.chapters.map((c) => c.number)).toEqual(['1'])
+    expect(coverage.wordsKept).toBe(coverage.bodyWords)
+  })
+
   it('warns about U+00A0 inside a word (a mis-encoded letter)', () => {
     const { kinds, row } = run(edit([['100.1c The last lettered subrule here.', '100.1c The last lettered subrule, Ghazb\u00a0n, here.']]))
     expect(kinds('source-format')).toContainEqual([undefined, 'suspect-character'])

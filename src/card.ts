@@ -1,4 +1,4 @@
-import { stringify } from 'yaml'
+import { toYaml } from './yaml-emit.js'
 import type { Manifest } from './manifest.js'
 import type { Report } from './report.js'
 import type { ColumnSpec, TableRow, TableSpec } from './tables.js'
@@ -155,5 +155,5 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     CITATION,
     '```',
   ]
-  return `---\n${stringify(header, { lineWidth: 0 })}---\n\n${body.join('\n')}\n`
+  return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
 }

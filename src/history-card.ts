@@ -1,4 +1,4 @@
-import { stringify } from 'yaml'
+import { toYaml } from './yaml-emit.js'
 import { inMemoryBytes } from './card.js'
 import type { TableRow, TableSpec } from './tables.js'
 
@@ -62,5 +62,5 @@ export function renderHistoryCard(table: TableSpec, rows: TableRow[], parquet: {
     '',
     'The Comprehensive Rules text is © Wizards of the Coast LLC, included as published under the Wizards of the Coast Fan Content Policy; unofficial, not approved or endorsed by Wizards. The tooling (mtg-rules-etl) is MIT-licensed.',
   ]
-  return `---\n${stringify(header, { lineWidth: 0 })}---\n\n${body.join('\n')}\n`
+  return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
 }

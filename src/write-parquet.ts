@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import type { SchemaElement } from 'hyparquet'
 import type { ColumnSpec, TableRow, TableSpec } from './tables.js'
@@ -48,15 +49,21 @@ function columnData(column: ColumnSpec, rows: TableRow[]): unknown[] {
 /** Rows per row group: a release (3,000 rules) is one group; a whole history (300,000) is several, so readers can stream. */
 export const ROW_GROUP_ROWS = 100_000
 
-/** Parquet, SNAPPY-compressed, row groups of ROW_GROUP_ROWS, the table's columns in order. */
-export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: string): Uint8Array {
+// GZIP through Node's native zlib (level 1): about 100 ms less per build than hyparquet-writer's
+// pure-JavaScript SNAPPY, and files a quarter smaller; every Parquet reader reads it.
+const GZIP = { GZIP: (bytes: Uint8Array) => gzipSync(bytes, { level: 1 }) }
+
+/** Parquet, GZIP-compressed, row groups of ROW_GROUP_ROWS, the table's columns in order. */
+export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: string, tuning: Record<string, unknown> = {}): Uint8Array {
   const buffer = parquetWriteBuffer({
     columnData: table.columns.map((c) => ({ name: c.name, data: columnData(c, rows) })),
     schema: [{ name: 'schema', num_children: table.columns.length }, ...table.columns.flatMap(schemaOf)],
-    codec: 'SNAPPY',
+    codec: 'GZIP',
+    compressors: GZIP,
     rowGroupSize: Math.max(Math.min(rows.length, ROW_GROUP_ROWS), 1),
     kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features: hfFeatures(table) } }) }],
     createdBy,
+    ...tuning,
   })
   return new Uint8Array(buffer)
 }

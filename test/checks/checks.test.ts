@@ -155,3 +155,27 @@ describe('gap, with rows out of order', () => {
     expect(run(gapCheck, inputOf(rowsOf('100.1', '905.1', '100.2')))).toEqual([])
   })
 })
+
+describe('the schema check’s fast path', async () => {
+  const fc = await import('fast-check')
+  const { schemaCheck, schemaDiagnostics } = await import('../../src/checks/schema.js')
+  const { toCheckRow } = await import('../../src/check.js')
+  const { runChecks } = await import('../../src/checks/index.js')
+  const { sortDiagnostics } = await import('../../src/diagnostics.js')
+  it('reports exactly what ajv reports, on good and damaged rows alike', () => {
+    const value = fc.oneof(fc.constantFrom('100.1', '704.5aa', '100.1l', '99.1', '100.0', '', ' 100.1'), fc.string(), fc.integer({ min: -3, max: 5 }), fc.double(), fc.constant(null), fc.constant(5n), fc.array(fc.oneof(fc.string(), fc.constant(''), fc.integer())))
+    const record = fc.record(
+      { number: value, text: value, examples: value, index: value, extra: value },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 20 }), (records) => {
+        const rows = records.map((r, position) => toCheckRow(r as Record<string, unknown>, { position }))
+        const fast = runChecks({ rows, glossary: [], sections: [] }, [schemaCheck])
+        const slow = sortDiagnostics(records.flatMap((r, position) => schemaDiagnostics('rules', r, { ...(typeof r.number === 'string' ? { number: r.number } : {}), position })))
+        expect(fast).toEqual(slow)
+      }),
+      { numRuns: 500, seed: 7 },
+    )
+  })
+})

@@ -8,11 +8,14 @@ export interface FolderFile {
   sha256: () => string
 }
 
-const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md'])
+// An export is a table file; other files (the card, report.json, history.json, a changelog) are not listed.
+const EXPORT_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+// history writes this table of its runs beside rules_history: not an export of the dataset.
+const NOT_EXPORTS = new Set(['history.csv'])
 
 /**
  * Check a dataset folder against its manifest: every listed export exists with its bytes and sha256
- * (rows are checked when each export is validated), and every export present is listed.
+ * (rows are checked when each export is validated), and every export (table file) present is listed.
  */
 export function verifyManifest(path: string, manifestText: string, files: FolderFile[], rowsOf: Map<string, number>): Report {
   const out: Diagnostic[] = []
@@ -39,6 +42,6 @@ export function verifyManifest(path: string, manifestText: string, files: Folder
     if (rows !== undefined && rows !== e.rows) problem(`${e.path} has ${rows} rows, manifest.json says ${e.rows}`, { path: e.path, rows, expected: e.rows })
   }
   const names = new Set(listed.map((e) => e.path))
-  for (const f of files) if (!names.has(f.name) && !FOLDER_FILES.has(f.name)) problem(`${f.name} is in the folder but not listed in manifest.json`, { path: f.name })
+  for (const f of files) if (!names.has(f.name) && EXPORT_FILE.test(f.name) && !NOT_EXPORTS.has(f.name)) problem(`${f.name} is in the folder but not listed in manifest.json`, { path: f.name })
   return makeReport({ file: path, kind: 'manifest', table: 'manifest', rows: listed.length }, out)
 }

@@ -77,6 +77,14 @@ describe('the whole-history dataset: rules_history and lineage', () => {
   it('validates, and validate finds a broken lineage', () => {
     const ok = cli(['validate', join(out, 'rules_history.parquet'), join(out, 'rules_history.csv'), '--json'])
     expect(ok.status).toBe(0)
+    // The whole folder: the three exports and the manifest.
+    const folder = JSON.parse(cli(['validate', out, '--json']).stdout)
+    expect(folder.map((r: { source: { file: string }; valid: boolean }) => [r.source.file.replace(out + '/', ''), r.valid])).toEqual([
+      ['rules_history.csv', true],
+      ['rules_history.jsonl', true],
+      ['rules_history.parquet', true],
+      ['manifest.json', true],
+    ])
     const broken = join(out, 'broken-history.jsonl')
     const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
     const at = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')

@@ -12,7 +12,8 @@ import { sourceKindOf, validateExportStream, validateText } from '../validate.js
 import { verifyManifest } from '../verify-manifest.js'
 import { ok, type CommandResult } from './_shared.js'
 
-const TABLE_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+// In a dataset folder, the files named after a table; anything else is left to the manifest check.
+const TABLE_FILE = /^(rules|glossary|rules_meta|references|rules_history)\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
 
 /** mtg-rules validate PATH... */
 export async function run(args: string[]): Promise<CommandResult> {

@@ -1,8 +1,7 @@
-import { pipeline, Readable } from 'node:stream'
 import { Worker } from 'node:worker_threads'
-import { parse as csvParser } from 'csv-parse'
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
+import { csvRecords } from './csv-records.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { ALL_TABLES, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
@@ -410,36 +409,21 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
 // --- CSV -----------------------------------------------------------------------------------
 
 async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
-  // csv-parse's `info` option would give each record's last line, but costs a third of the parse
-  // time; a record's lines are counted from the line breaks inside its fields instead.
-  const parser = csvParser({ bom: true, relax_column_count: false })
-  // pipeline, not pipe: an error of the source (bad UTF-8) must reach the parser's reader.
-  pipeline(Readable.from(text), parser, () => {})
-  const rows = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>
-  const next = async () => {
-    try {
-      const { value, done } = await rows.next()
-      return done ? null : value
-    } catch (e) {
-      if (e instanceof EtlError) throw e
-      throw new EtlError('EXPORT_MALFORMED', `read: ${name}: ${(e as Error).message}`)
-    }
-  }
-  const header = await next()
-  if (!header) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
-  const columns = header
+  const records = csvRecords(name, text)
+  const first = await records.next()
+  if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
+  const columns = first.value.fields
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
   async function* batches() {
-    let line = 1 + lineBreaks(columns)
     let position = 0
     let batch: ExportRecord[] = []
-    for (let row = await next(); row; row = await next()) {
+    for await (const { fields, line, endLine } of records) {
+      if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
       const raw: Record<string, unknown> = {}
-      columns.forEach((c, i) => (raw[c] = typeCsvField(types.get(c), row![i]!)))
-      batch.push({ record: mapping.map(raw), position: position++, line: line + 1 })
-      line += 1 + lineBreaks(row)
+      for (let i = 0; i < columns.length; i++) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
+      batch.push({ record: mapping.map(raw), position: position++, line })
       if (batch.length === BATCH) {
         yield batch
         batch = []
@@ -448,13 +432,6 @@ async function openCsv(name: string, text: AsyncIterable<string>): Promise<Expor
     if (batch.length > 0) yield batch
   }
   return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
-}
-
-const LINE_BREAK = /\r\n|\r|\n/g
-function lineBreaks(fields: string[]): number {
-  let n = 0
-  for (const f of fields) if (f.includes('\n') || f.includes('\r')) n += f.match(LINE_BREAK)!.length
-  return n
 }
 
 function csvTypes(table: TableSpec): Map<string, ColumnSpec> {

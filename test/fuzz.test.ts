@@ -108,6 +108,10 @@ describe(`fuzzing the build with mutated real CR texts (${RUNS} cases)`, () => {
         }
         built++
         expect(Array.isArray(result.report.diagnostics)).toBe(true)
+        // Lossless: a word in no row is only ever one the parser said it could not place (no rule above it).
+        const all = [...result.document.diagnostics]
+        const unplaced = new Set(all.filter((d) => /left out of every row|has no rule above it and is in no row/.test(d.message)).map((d) => d.line))
+        for (const d of result.report.diagnostics.filter((x) => x.code === 'text-lost')) expect(unplaced.has(d.line), d.message).toBe(true)
         for (const d of result.report.diagnostics) expect(d.message.length).toBeGreaterThan(0)
         for (const format of ['parquet', 'jsonl', 'csv'] as const) {
           const file = result.files.find((f) => f.name === `rules.${format}`)!

@@ -146,7 +146,11 @@ function hashWords(text: string, sink: (a: number, b: number) => void): number {
 }
 
 /** A source line as the rows hold its words: controls removed, "Example:" marks removed, NFC where it matters. */
+// Control characters, paragraph breaks, combining marks: what makes a line need more than the fast path.
+const SPECIAL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f\u2028\u2029\u0300-\u036f]/
+
 function sourceText(raw: string): string {
+  if (!SPECIAL.test(raw)) return raw.indexOf('Example') < 0 ? raw : raw.replace(EXAMPLE_MARK, '')
   let s = raw.replace(CONTROL_CHARACTERS, '')
   if (/[\u2028\u2029]/.test(s)) s = s.split(PARAGRAPH_BREAK).map((p) => p.replace(EXAMPLE_MARK, '')).join(' ')
   else s = s.replace(EXAMPLE_MARK, '')

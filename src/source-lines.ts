@@ -21,8 +21,14 @@ const PARAGRAPH_BREAK = /[\u2028\u2029]/
 const INDENT = /^[ \t\u00a0]{2,}/
 // The same characters as CONTROL_CHARACTERS, without the g flag, so test() keeps no state.
 const HAS_CONTROL = new RegExp(CONTROL_CHARACTERS.source)
-// U+00A0 inside a word: a byte of another code page (a release stored "Ghazbán" that way).
-const NBSP_IN_WORD = /\p{L}\u00a0\p{L}/u
+const LETTER = /\p{L}/u
+const isLetter = (c: string | undefined) => c !== undefined && (/[A-Za-z]/.test(c) || (c > '\u007f' && LETTER.test(c)))
+
+/** Where U+00A0 stands between two letters (a byte of another code page: "Ghazb\u00a0n"), or -1. */
+function nbspInWord(raw: string): number {
+  for (let i = raw.indexOf('\u00a0'); i >= 0; i = raw.indexOf('\u00a0', i + 1)) if (isLetter(raw[i - 1]) && isLetter(raw[i + 1])) return i
+  return -1
+}
 
 /** Lines `start` to `end` (0-based, end excluded) as source lines; problems of the characters become diagnostics. */
 export function sourceLines(lines: string[], start: number, end: number, diags: Diagnostic[]): SourceLine[] {
@@ -30,18 +36,17 @@ export function sourceLines(lines: string[], start: number, end: number, diags: 
   for (let i = start; i < end; i++) {
     const raw = lines[i]!
     const line = i + 1
-    if (HAS_CONTROL.test(raw)) diags.push(diagnostics.sourceFormat('control-character', `line ${line} holds control characters; they were removed`, { line }))
-    if (NBSP_IN_WORD.test(raw)) {
-      const at = NBSP_IN_WORD.exec(raw)!.index
-      diags.push(diagnostics.sourceFormat('suspect-character', `line ${line} has U+00A0 (no-break space) inside a word (“${raw.slice(Math.max(0, at - 10), at + 10).trim()}”): probably a mis-encoded letter`, { line }))
-    }
-    if (!PARAGRAPH_BREAK.test(raw)) {
-      out.push({ text: clean(raw), line, indented: INDENT.test(raw), afterBreak: false })
+    const controls = HAS_CONTROL.test(raw)
+    if (controls) diags.push(diagnostics.sourceFormat('control-character', `line ${line} holds control characters; they were removed`, { line }))
+    const at = nbspInWord(raw)
+    if (at >= 0) diags.push(diagnostics.sourceFormat('suspect-character', `line ${line} has U+00A0 (no-break space) inside a word (“${raw.slice(Math.max(0, at - 10), at + 10).trim()}”): probably a mis-encoded letter`, { line }))
+    if (raw.indexOf('\u2028') < 0 && raw.indexOf('\u2029') < 0) {
+      out.push({ text: clean(raw, controls), line, indented: INDENT.test(raw), afterBreak: false })
       continue
     }
     const parts = raw.split(PARAGRAPH_BREAK)
     parts.forEach((part, k) => {
-      const text = clean(part)
+      const text = clean(part, controls)
       // A break followed by nothing but padding adds no paragraph.
       if (k > 0 && text === '') return
       out.push({ text, line, indented: k === 0 && INDENT.test(part), afterBreak: k > 0 })
@@ -50,7 +55,7 @@ export function sourceLines(lines: string[], start: number, end: number, diags: 
   return out
 }
 
-function clean(s: string): string {
+function clean(s: string, controls: boolean): string {
   const t = s.trim()
-  return HAS_CONTROL.test(t) ? t.replace(CONTROL_CHARACTERS, '').trim() : t
+  return controls ? t.replace(CONTROL_CHARACTERS, '').trim() : t
 }

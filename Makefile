@@ -55,7 +55,7 @@ fuzz: build
 
 # Speed and memory against the targets; writes bench.json (a script, not a test).
 bench: build
-	node scripts/bench.mjs
+	node --max-old-space-size=8192 scripts/bench.mjs
 
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build

@@ -2,7 +2,7 @@
 // make bench: speed and memory of the CLI against the targets, on this machine. Not a test: it
 // prints a table and writes out/bench.json. Usage: node scripts/bench.mjs [--runs N] [--rows N]
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -82,14 +82,17 @@ function stages() {
 const cite = (s) => s.replace(/\b\d{3}(\.\d+[a-z]{0,2})?\b/g, '100.1')
 
 function syntheticRows(n) {
-  const real = lib.buildDataset('x.txt', new Uint8Array(readFileSync(cr))).rows
+  // Cited once per real row, shared by every synthetic row made from it (3M rows must fit in memory).
+  const real = lib.buildDataset('x.txt', new Uint8Array(readFileSync(cr))).rows.map((r) => ({ text: cite(r.text), examples: r.examples.map(cite) }))
   const letters = lib.SUBRULE_LETTERS
   const rows = []
+  // Enough rules per section for n rows: 900 sections, each rule with 24 subrules.
+  const perSection = Math.max(14, Math.ceil(n / (900 * (letters.length + 1))))
   for (let section = 100; rows.length < n && section <= 999; section++) {
-    for (let rule = 1; rows.length < n && rule <= 14; rule++) {
+    for (let rule = 1; rows.length < n && rule <= perSection; rule++) {
       for (let sub = -1; rows.length < n && sub < letters.length; sub++) {
         const source = real[rows.length % real.length]
-        rows.push({ number: `${section}.${rule}${sub < 0 ? '' : letters[sub]}`, text: cite(source.text), examples: source.examples.map(cite), index: rows.length })
+        rows.push({ number: `${section}.${rule}${sub < 0 ? '' : letters[sub]}`, text: source.text, examples: source.examples, index: rows.length })
       }
     }
   }
@@ -131,7 +134,17 @@ function validateExports(n, runs = Math.min(RUNS, 3)) {
   const results = {}
   for (const [format, write] of [['parquet', (r) => lib.writeParquet(tables.RULES_TABLE, r, 'bench')], ['jsonl', (r) => lib.writeJsonl(tables.RULES_TABLE, r)], ['csv', (r) => lib.writeCsv(tables.RULES_TABLE, r)]]) {
     const file = join(dir, `rules.${format}`)
-    writeFileSync(file, write(rows))
+    if (format === 'parquet') writeFileSync(file, write(rows))
+    else {
+      // In slices: 3M rows as one string would pass V8's string length limit.
+      const fd = openSync(file, 'w')
+      const header = format === 'csv' ? write([]).length : 0
+      for (let at = 0; at < rows.length; at += 100_000) {
+        const bytes = write(rows.slice(at, at + 100_000))
+        writeSync(fd, at === 0 ? bytes : bytes.subarray(header))
+      }
+      closeSync(fd)
+    }
     results[format] = repeat(['validate', file], runs)
     runDuck(file, format)
     const ducks = Array.from({ length: runs }, () => runDuck(file, format))
@@ -166,6 +179,24 @@ const small = validateExports(Math.round(ROWS / 10))
 const large = validateExports(ROWS)
 const huge = LARGE > 0 ? validateExports(LARGE, 1) : null
 const history = repeat(['history', archive, '--out', join(tmp, 'history')], 1)
+
+// The scale of the real history: ~130 releases. The archive's texts, re-dated one every 60 days from
+// 2001 (so that each is a release of its own), stand in for the published ones.
+const RELEASES = 130
+const synthetic = join(tmp, 'archive-130')
+mkdirSync(synthetic)
+const texts = readdirSync(archive)
+  .filter((n) => n.endsWith('.txt'))
+  .sort()
+  .map((n) => lib.decode(new Uint8Array(readFileSync(join(archive, n)))).text)
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+for (let i = 0; i < RELEASES; i++) {
+  const d = new Date(Date.UTC(2001, 0, 1 + 60 * i))
+  const date = `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`
+  const text = texts[i % texts.length].replace(/(effective|current) as of [A-Z][a-z]+ \d{1,2}, \d{4}/g, `$1 as of ${date}`)
+  writeFileSync(join(synthetic, `MagicCompRules ${d.toISOString().slice(0, 10).replace(/-/g, '')}.txt`), text)
+}
+const history130 = repeat(['history', synthetic, '--out', join(tmp, 'history-130')], 1)
 const diffConsecutive = await diffPair('2026-06-19', '2026-08-07')
 const diffFar = await diffPair('2016-07-22', '2025-02-07')
 
@@ -187,7 +218,8 @@ const table = [
   ),
   row('diff of a consecutive pair, in process (2026-06-19 → 2026-08-07)', diffConsecutive, null, `≤ 0.3 s: ${diffConsecutive <= 0.3 ? 'met' : 'NOT met'}`),
   row('diff of a far pair, in process (2016-07-22 → 2025-02-07)', diffFar, null, `≤ 2 s: ${diffFar <= 2 ? 'met' : 'NOT met'}`),
-  row('history of every release in the archive (builds, diffs, rules_history)', history.seconds, history.rssMiB, `≤ 500 MiB: ${history.rssMiB <= 500 ? 'met' : 'NOT met'}`),
+  row('history of every release in the archive (builds, diffs, rules_history)', history.seconds, history.rssMiB, ''),
+  row(`history of ${RELEASES} releases (the archive's texts re-dated)`, history130.seconds, history130.rssMiB, `≤ 15 s, ≤ 500 MiB: ${history130.seconds <= 15 ? 'met' : 'NOT met'} / ${history130.rssMiB <= 500 ? 'met' : 'NOT met'}`),
 ]
 
 const width = Math.max(...table.map((r) => r.what.length))

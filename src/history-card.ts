@@ -1,9 +1,8 @@
 import { toYaml } from './yaml-emit.js'
-import { inMemoryBytes } from './card.js'
-import type { TableRow, TableSpec } from './tables.js'
+import type { TableSpec } from './tables.js'
 
 /** The history folder's dataset card: the rules_history config, the releases it holds, how lineage is made. */
-export function renderHistoryCard(table: TableSpec, rows: TableRow[], parquet: { path: string; bytes: number }, releases: { release: string; file: string; rules: number }[]): string {
+export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemoryBytes: number }, parquet: { path: string; bytes: number }, releases: { release: string; file: string; rules: number }[]): string {
   const header = {
     pretty_name: 'Magic: The Gathering Comprehensive Rules, every release, with rule lineage',
     language: ['en'],
@@ -17,9 +16,9 @@ export function renderHistoryCard(table: TableSpec, rows: TableRow[], parquet: {
       {
         config_name: table.name,
         features: table.columns.map((c) => (c.type === 'list<string>' ? { name: c.name, sequence: 'string' } : { name: c.name, dtype: c.type === 'int64' ? 'int64' : c.type === 'bool' ? 'bool' : 'string' })),
-        splits: [{ name: 'train', num_bytes: inMemoryBytes(table, rows), num_examples: rows.length }],
+        splits: [{ name: 'train', num_bytes: size.inMemoryBytes, num_examples: size.rows }],
         download_size: parquet.bytes,
-        dataset_size: inMemoryBytes(table, rows),
+        dataset_size: size.inMemoryBytes,
       },
     ],
     configs: [{ config_name: table.name, default: true, data_files: [{ split: 'train', path: parquet.path }] }],
@@ -27,7 +26,7 @@ export function renderHistoryCard(table: TableSpec, rows: TableRow[], parquet: {
   const body = [
     `# ${header.pretty_name}`,
     '',
-    `${rows.length} rows: every numbered rule of ${releases.length} releases of the Comprehensive Rules (${releases[0]?.release ?? '—'} to ${releases.at(-1)?.release ?? '—'}), oldest first, one row per rule per release.`,
+    `${size.rows} rows: every numbered rule of ${releases.length} releases of the Comprehensive Rules (${releases[0]?.release ?? '—'} to ${releases.at(-1)?.release ?? '—'}), oldest first, one row per rule per release.`,
     '',
     '| column | what |',
     '|---|---|',

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
@@ -18,6 +19,10 @@ export interface StagingOptions {
 /** A new output folder being written beside the old one; `commit` switches to it whole. */
 export interface Staging {
   write(name: string, bytes: Uint8Array): Promise<void>
+  /** A file written in pieces (created exclusively on the first). */
+  append(name: string, bytes: Uint8Array): Promise<void>
+  /** Size and sha256 of a file already written to the staging folder, read as a stream. */
+  digest(name: string): Promise<{ bytes: number; sha256: string }>
   commit(): void
   abort(): void
 }
@@ -88,6 +93,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
     throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${describeFsError(e)}`)
   }
   const stagingDir = staging
+  const appended = new Set<string>()
   return {
     async write(name, bytes) {
       const path = join(stagingDir, name)
@@ -105,6 +111,30 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
       }
       if (testDelayMs > 0) await new Promise((r) => setTimeout(r, testDelayMs))
+    },
+    async append(name, bytes) {
+      const path = join(stagingDir, name)
+      try {
+        const file = await open(path, appended.has(name) ? 'a' : 'wx')
+        appended.add(name)
+        try {
+          await file.writeFile(bytes)
+        } finally {
+          await file.close()
+        }
+      } catch (e) {
+        handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
+      }
+    },
+    async digest(name) {
+      const hash = createHash('sha256')
+      let bytes = 0
+      for await (const chunk of createReadStream(join(stagingDir, name))) {
+        hash.update(chunk as Buffer)
+        bytes += (chunk as Buffer).length
+      }
+      return { bytes, sha256: hash.digest('hex') }
     },
     commit() {
       try {

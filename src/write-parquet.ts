@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib'
-import { parquetWriteBuffer } from 'hyparquet-writer'
+import { ByteWriter, ParquetWriter, parquetWriteBuffer } from 'hyparquet-writer'
 import type { SchemaElement } from 'hyparquet'
 import type { ColumnSpec, TableRow, TableSpec } from './tables.js'
 
@@ -66,4 +66,29 @@ export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: stri
     ...tuning,
   })
   return new Uint8Array(buffer)
+}
+
+/**
+ * A Parquet file written a piece at a time (one row group per `add`), for tables too large to hold
+ * whole: rules_history keeps one release in memory, not the whole history. Same layout as writeParquet.
+ */
+export function parquetAppender(table: TableSpec, createdBy: string) {
+  const writer = new ByteWriter()
+  const pq = new ParquetWriter({
+    writer,
+    schema: [{ name: 'schema', num_children: table.columns.length }, ...table.columns.flatMap(schemaOf)],
+    codec: 'GZIP',
+    compressors: GZIP,
+    kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features: hfFeatures(table) } }) }],
+    createdBy,
+  })
+  return {
+    add(rows: TableRow[]) {
+      if (rows.length > 0) void pq.write({ columnData: table.columns.map((c) => ({ name: c.name, data: columnData(c, rows) })), rowGroupSize: Math.min(rows.length, ROW_GROUP_ROWS) })
+    },
+    finish(): Uint8Array {
+      pq.finish()
+      return new Uint8Array(writer.getBuffer())
+    },
+  }
 }

@@ -4,16 +4,19 @@ import { EtlError } from '../errors.js'
 import { historyCsv, historyFolders, historyRowOf, renderHistoryTable, type HistoryRow } from '../history.js'
 import { renderHistoryCard } from '../history-card.js'
 import { startPool } from '../history-pool.js'
-import type { BuiltRelease, DiffedPair } from '../history-tasks.js'
-import { sha256 } from '../manifest.js'
+import type { BuiltRelease } from '../history-tasks.js'
 import { listReleases } from '../node.js'
 import { openStaging } from '../output-folder.js'
-import { rulesHistoryRows, type HistoryRelease } from '../rules-history.js'
+import { startRulesHistory } from '../rules-history.js'
+import { inMemoryBytes } from '../card.js'
+import { diffReleases } from '../diff.js'
+import type { TableRow } from '../tables.js'
+import type { RuleRow } from '../types.js'
 import { RULES_HISTORY_TABLE } from '../tables.js'
 import { TOOL } from '../version.js'
 import { writeCsv } from '../write-csv.js'
 import { writeJsonl } from '../write-jsonl.js'
-import { writeParquet } from '../write-parquet.js'
+import { parquetAppender } from '../write-parquet.js'
 import { ok, type CommandResult } from './_shared.js'
 
 // A history folder holds history.json, history.csv, the rules_history table, its card and manifest, and one folder per release.
@@ -35,65 +38,82 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The whole history is one output set: written beside the old one, switched to when complete.
   const staging = await openStaging(values.out, historyOwnership, { force: values.force })
   const pool = startPool()
+  const createdBy = `${TOOL.name} version ${TOOL.version}`
   try {
-    // Every release is built on a free core; each result is written as soon as it is back.
     const started = performance.now()
-    const built = await Promise.all(
-      releases.map(async (release, i) => {
-        const t0 = performance.now()
-        let outcome: BuiltRelease | EtlError
-        try {
-          outcome = (await pool.run({ kind: 'build', name: release.name, path: release.path, arrow: values.arrow })) as BuiltRelease
-        } catch (e) {
-          if (!(e instanceof EtlError)) throw e
-          outcome = e
-        }
-        if (!(outcome instanceof Error)) {
-          for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes)
-          // Written: only the rows are kept (for the lineage), not ~15 MB of files per release.
-          outcome.files = []
-        }
-        const row = historyRowOf(release.name, outcome, (performance.now() - t0) / 1000)
-        progress.step(row)
-        return { release, folder: folders[i]!, outcome, row }
-      }),
-    )
-    progress.stop()
-    const rows: HistoryRow[] = built.map((b) => b.row)
+    // Every release is built on a free core; each result is written as soon as it is back.
+    const builds = releases.map(async (release, i) => {
+      const t0 = performance.now()
+      let outcome: BuiltRelease | EtlError
+      try {
+        outcome = (await pool.run({ kind: 'build', name: release.name, path: release.path, arrow: values.arrow })) as BuiltRelease
+      } catch (e) {
+        if (!(e instanceof EtlError)) throw e
+        outcome = e
+      }
+      if (!(outcome instanceof Error)) {
+        for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes)
+        // Written: only the rows are kept (for the lineage), not ~15 MB of files per release.
+        outcome.files = []
+      }
+      const row = historyRowOf(release.name, outcome, (performance.now() - t0) / 1000)
+      progress.step(row)
+      return { release, folder: folders[i]!, outcome, row }
+    })
 
-    // The lineage: a dated release that built, one per date (the release whose folder is the date).
-    const chain: (HistoryRelease & { file: string })[] = built
-      .filter((b) => !(b.outcome instanceof Error) && b.outcome.effectiveDate !== null && b.folder === b.outcome.effectiveDate)
-      .map((b) => ({ release: (b.outcome as BuiltRelease).effectiveDate!, rows: (b.outcome as BuiltRelease).rows, file: b.release.name }))
-    const lineages = await Promise.all(
-      chain.map((r, i) => (i === 0 ? null : (pool.run({ kind: 'diff', old: { label: chain[i - 1]!.release, rows: chain[i - 1]!.rows }, new: { label: r.release, rows: r.rows } }) as Promise<DiffedPair>).then((d) => d.lineage))),
-    )
-    const historyRows = rulesHistoryRows(chain, lineages)
-    const createdBy = `${TOOL.name} version ${TOOL.version}`
-    const exports = [
-      { path: 'rules_history.parquet', format: 'parquet', bytes: writeParquet(RULES_HISTORY_TABLE, historyRows, createdBy) },
-      { path: 'rules_history.jsonl', format: 'jsonl', bytes: writeJsonl(RULES_HISTORY_TABLE, historyRows) },
-      { path: 'rules_history.csv', format: 'csv', bytes: writeCsv(RULES_HISTORY_TABLE, historyRows) },
-    ]
-    if (values.arrow) exports.push({ path: 'rules_history.arrow', format: 'arrow', bytes: (await import('../write-arrow.js')).writeArrow(RULES_HISTORY_TABLE, historyRows) })
-    for (const e of exports) await staging.write(e.path, e.bytes)
-    const releasesListed = chain.map((r) => ({ release: r.release, file: r.file, rules: r.rows.length }))
-    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, historyRows, { path: 'rules_history.parquet', bytes: exports[0]!.bytes.length }, releasesListed)))
-    await staging.write(
-      'manifest.json',
-      json({
-        tool: TOOL,
-        releases: releasesListed,
-        counts: { releases: chain.length, rows: historyRows.length },
-        exports: exports.map((e) => ({ path: e.path, table: 'rules_history', format: e.format, bytes: e.bytes.length, rows: historyRows.length, sha256: sha256(e.bytes) })),
+    // The lineage, in date order as builds come back: each dated release that built (one per date:
+    // the release whose folder is the date) is diffed with the one before, its rules_history rows
+    // written, and its rows let go. Memory holds a release or two, not the whole history.
+    const history = startRulesHistory()
+    const parquet = parquetAppender(RULES_HISTORY_TABLE, createdBy)
+    const arrowRows: TableRow[] = []
+    const csvHeader = writeCsv(RULES_HISTORY_TABLE, []).length
+    const listed: { release: string; file: string; rules: number }[] = []
+    let historyRows = 0
+    let inMemory = 0
+    let previous: { release: string; rows: RuleRow[] } | null = null
+    const done: HistoryRow[] = []
+    for (const pending of builds) {
+      const b = await pending
+      done.push(b.row)
+      if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
+      const { rows, effectiveDate } = b.outcome
+      const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }).lineage : null
+      const chunk = history.add(effectiveDate, rows, lineage)
+      parquet.add(chunk)
+      await staging.append('rules_history.jsonl', writeJsonl(RULES_HISTORY_TABLE, chunk))
+      const csv = writeCsv(RULES_HISTORY_TABLE, chunk)
+      await staging.append('rules_history.csv', historyRows === 0 ? csv : csv.subarray(csvHeader))
+      if (values.arrow) for (const r of chunk) arrowRows.push(r)
+      historyRows += chunk.length
+      inMemory += inMemoryBytes(RULES_HISTORY_TABLE, chunk)
+      listed.push({ release: effectiveDate, file: b.release.name, rules: rows.length })
+      previous = { release: effectiveDate, rows }
+      b.outcome.rows = []
+    }
+    progress.stop()
+    const rows: HistoryRow[] = done
+    if (historyRows === 0) {
+      await staging.append('rules_history.jsonl', new Uint8Array())
+      await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
+    }
+    const parquetBytes = parquet.finish()
+    await staging.write('rules_history.parquet', parquetBytes)
+    if (values.arrow) await staging.write('rules_history.arrow', (await import('../write-arrow.js')).writeArrow(RULES_HISTORY_TABLE, arrowRows))
+    const exports = await Promise.all(
+      ['parquet', 'jsonl', 'csv', ...(values.arrow ? ['arrow'] : [])].map(async (format) => {
+        const { bytes, sha256 } = await staging.digest(`rules_history.${format}`)
+        return { path: `rules_history.${format}`, table: 'rules_history', format, bytes, rows: historyRows, sha256 }
       }),
     )
+    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed)))
+    await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))
     await staging.write('history.csv', historyCsv(rows))
     staging.commit()
     const failed = rows.filter((r) => !r.ok).length
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
-    const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${seconds} s; wrote ${join(values.out, 'history.json')}, history.csv and rules_history (${historyRows.length} rows, ${chain.length} releases)\n`
+    const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${seconds} s; wrote ${join(values.out, 'history.json')}, history.csv and rules_history (${historyRows} rows, ${listed.length} releases)\n`
     return ok(renderHistoryTable(rows) + '\n', summary, failed > 0 ? 1 : 0)
   } catch (e) {
     staging.abort()

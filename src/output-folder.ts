@@ -18,7 +18,11 @@ export interface StagingOptions {
 
 /** A new output folder being written beside the old one; `commit` switches to it whole. */
 export interface Staging {
-  write(name: string, bytes: Uint8Array): Promise<void>
+  /**
+   * Write a file, created exclusively; `durable` (default) syncs it to disk first. The switch is
+   * atomic either way: durability only matters for a power loss, not for a killed process.
+   */
+  write(name: string, bytes: Uint8Array, durable?: boolean): Promise<void>
   /** A file written in pieces (created exclusively on the first). */
   append(name: string, bytes: Uint8Array): Promise<void>
   /** Size and sha256 of a file already written to the staging folder, read as a stream. */
@@ -95,14 +99,14 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   const stagingDir = staging
   const appended = new Set<string>()
   return {
-    async write(name, bytes) {
+    async write(name, bytes, durable = true) {
       const path = join(stagingDir, name)
       try {
         mkdirSync(dirname(path), { recursive: true })
         const file = await open(path, 'wx')
         try {
           await file.writeFile(bytes)
-          await file.sync()
+          if (durable) await file.sync()
         } finally {
           await file.close()
         }

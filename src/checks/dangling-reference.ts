@@ -3,21 +3,25 @@ import { append } from '../append.js'
 import { diagnostics } from '../diagnostics.js'
 import { extractReferences, type Reference } from '../references.js'
 import type { Diagnostic } from '../types.js'
-import type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
+import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'
 
 export type ResolvedReference = Reference & { resolved: boolean }
 
 /** The rules, sections and chapters that exist. */
 class KnownTargets {
-  private readonly rules = new Set<string>()
+  /** The rule numbers: a set of their own, or the map every check shares while rows stream. */
+  private readonly rules: { has(n: string): boolean }
+  private readonly own: Set<string> | null
   private readonly sections = new Set<string>()
   private readonly chapters = new Set<string>()
   private lastSection = ''
-  constructor(sections: { number: string }[]) {
+  constructor(sections: { number: string }[], shared?: { has(n: string): boolean }) {
+    this.own = shared ? null : new Set<string>()
+    this.rules = shared ?? this.own!
     for (const s of sections) this.addSection(s.number)
   }
   addRule(number: string) {
-    this.rules.add(number)
+    this.own?.add(number)
     // Rows come section by section: add a section once, not once per rule.
     if (!number.startsWith(this.lastSection) || this.lastSection === '') this.addSection(number.slice(0, 3))
   }
@@ -54,8 +58,8 @@ export function collectReferences(input: CheckInput): ResolvedReference[] {
 /** `dangling-reference`: a citation whose target rule, section or chapter does not exist. */
 export const danglingReferenceCheck: Check = {
   code: 'dangling-reference',
-  start(context: CheckContext) {
-    const known = new KnownTargets(context.sections)
+  start(context: CheckEnv) {
+    const known = new KnownTargets(context.sections, context.numbers)
     // A citation may point forward, so those not yet resolved wait for the end of the rows.
     const pending: { ref: Reference; position?: number }[] = []
     return {

@@ -13,18 +13,16 @@ const PLACES_LISTED = 5
  */
 export const duplicateNumberCheck: Check = {
   code: 'duplicate-number',
-  start() {
-    // Where each number first stood, kept as plain numbers: this map is as large as the rules are many.
-    const first = new Map<string, number>()
+  start({ numbers: first }) {
+    // Where each number first stood: the shared map of numbers (its ordinal), and these arrays.
     const lines: number[] = []
     const positions: number[] = []
     const repeats = new Map<string, { count: number; places: Occurrence[] }>()
     return {
       visit(row, ordinal) {
         if (row.number === null) return
-        const at = first.get(row.number)
+        const at = first.get(row.number, row.parsed)
         if (at === undefined) {
-          first.set(row.number, ordinal)
           lines[ordinal] = row.line ?? -1
           positions[ordinal] = row.position ?? -1
           return

@@ -12,14 +12,12 @@ import { whereOf, type Check } from './types.js'
  */
 export const exampleAsRowCheck: Check = {
   code: 'example-as-row',
-  start() {
+  start({ numbers }) {
     const out = boundedDiagnostics()
-    const seen = new Set<string>()
     return {
       visit(row) {
         if (row.number === null || row.text === null) return
-        const repeated = seen.has(row.number)
-        seen.add(row.number)
+        const repeated = numbers.has(row.number, row.parsed)
         const where = { ...whereOf(row), number: row.number }
         if (/^Example/.test(row.text)) out.push(diagnostics.exampleAsRow('its text starts with “Example”', where))
         // Most texts never mention their own number: look for the citation only when they do.

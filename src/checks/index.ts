@@ -7,6 +7,7 @@ import { gapCheck } from './gap.js'
 import { indexCheck } from './index-sequence.js'
 import { orderCheck } from './order.js'
 import { schemaCheck } from './schema.js'
+import { NumberIndex } from './number-index.js'
 import type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
 
 export type { Check, CheckContext, CheckInput, CheckRow } from './types.js'
@@ -17,11 +18,13 @@ export const checks: Check[] = [schemaCheck, duplicateNumberCheck, orderCheck, i
 
 /** Every check at once over rows that arrive one at a time (a stream); finish() sorts the diagnostics. */
 export function startChecks(context: CheckContext, only: Check[] = checks) {
-  const visitors = only.map((c) => c.start(context))
+  const numbers = new NumberIndex()
+  const visitors = only.map((c) => c.start({ ...context, numbers }))
   let ordinal = 0
   return {
     visit(row: CheckRow) {
       for (const v of visitors) v.visit(row, ordinal)
+      if (row.number !== null) numbers.add(row.number, row.parsed, ordinal)
       ordinal++
     },
     finish: (): Diagnostic[] => sortDiagnostics(visitors.flatMap((v) => v.finish())),

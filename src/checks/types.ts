@@ -2,6 +2,7 @@ import { boundedDiagnostics } from '../bounded.js'
 import { append } from '../append.js'
 import type { RuleNumber } from '../rule-number.js'
 import type { Diagnostic, GlossaryEntry, Heading } from '../types.js'
+import type { NumberIndex } from './number-index.js'
 
 /** A row as the checks see it: fields of the wrong type are null, so one bad field never hides the rest. */
 export interface CheckRow {
@@ -27,6 +28,15 @@ export interface CheckInput extends CheckContext {
   rows: CheckRow[]
 }
 
+/**
+ * What a check sees while the rows stream: the context, and every rule number met so far with the
+ * ordinal of its first row — one map for all checks (at 3,000,000 rows, each check keeping its own
+ * set of numbers cost hundreds of megabytes). A row's own number is added after every check saw it.
+ */
+export interface CheckEnv extends CheckContext {
+  numbers: Pick<NumberIndex, 'get' | 'has'>
+}
+
 /** A check under way: it sees the rows one at a time, in order, and reports when they are done. */
 export interface RowVisitor {
   visit(row: CheckRow, ordinal: number): void
@@ -39,7 +49,7 @@ export interface RowVisitor {
  */
 export interface Check {
   code: string
-  start(context: CheckContext): RowVisitor
+  start(env: CheckEnv): RowVisitor
 }
 
 /** Where a row stands, for diagnostics: its source line and/or row position, and its number. */

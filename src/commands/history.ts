@@ -52,7 +52,8 @@ export async function run(args: string[]): Promise<CommandResult> {
         outcome = e
       }
       if (!(outcome instanceof Error)) {
-        for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes)
+        // Not synced one by one (1,700 fsyncs for 130 releases cost seconds); the history tables are.
+        for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes, false)
         // Written: only the rows are kept (for the lineage), not ~15 MB of files per release.
         outcome.files = []
       }

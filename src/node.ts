@@ -6,6 +6,7 @@ import { chooseNewest, effectiveDateOf, releaseFileName } from './archive.js'
 import type { OutputFile } from './build.js'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
+import { onInterrupt } from './interrupts.js'
 import { withLock } from './lock.js'
 import { sha256 } from './manifest.js'
 
@@ -157,21 +158,6 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Uin
   }
 }
 
-const pendingTemps = new Set<string>()
-let signalsHooked = false
-
-// An interrupted run must leave no temporary files behind: remove them, then end as the signal would.
-function hookSignals() {
-  if (signalsHooked) return
-  signalsHooked = true
-  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
-  for (const [signal, code] of Object.entries(codes)) {
-    process.on(signal, () => {
-      for (const temp of pendingTemps) rmSync(temp, { force: true })
-      process.exit(code)
-    })
-  }
-}
 
 // Test seam: widens the window between temporary files so tests can interrupt a write.
 const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
@@ -183,15 +169,17 @@ const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
  * and no temporary ones. A dataset folder, replaced whole, uses output-folder.ts instead.
  */
 export async function writeFilesAtomically(dir: string, files: OutputFile[]): Promise<void> {
-  hookSignals()
   const temps: { temp: string; final: string }[] = []
+  // An interrupted run must leave no temporary files behind.
+  const forget = onInterrupt(() => {
+    for (const { temp } of temps) rmSync(temp, { force: true })
+  })
   try {
     mkdirSync(dir, { recursive: true })
     for (const file of files) {
       const final = join(dir, file.name)
       // Unpredictable and created exclusively: a link planted at the name makes the write fail, never follow.
       const temp = join(dirname(final), `.${basename(final)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
-      pendingTemps.add(temp)
       temps.push({ temp, final })
       const handle = await open(temp, 'wx')
       try {
@@ -203,13 +191,12 @@ export async function writeFilesAtomically(dir: string, files: OutputFile[]): Pr
       if (testDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, testDelayMs))
     }
     for (const { temp, final } of temps) renameSync(temp, final)
-    for (const { temp } of temps) pendingTemps.delete(temp)
+    temps.length = 0
   } catch (e) {
-    for (const { temp } of temps) {
-      rmSync(temp, { force: true })
-      pendingTemps.delete(temp)
-    }
+    for (const { temp } of temps) rmSync(temp, { force: true })
     throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${describeFsError(e)}`)
+  } finally {
+    forget()
   }
 }
 

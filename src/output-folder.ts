@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
+import { onInterrupt } from './interrupts.js'
 import { acquireLock, alive } from './lock.js'
 
 /** Which entries of an existing output folder this tool may replace. */
@@ -33,21 +34,6 @@ export interface Staging {
 
 // Test seam: widens the window between files so tests can interrupt a write.
 const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
-const active = new Set<{ abort(): void }>()
-let signalsHooked = false
-
-// An interrupted run leaves the old folder, no staging folder and no lock.
-function hookSignals() {
-  if (signalsHooked) return
-  signalsHooked = true
-  const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
-  for (const [signal, code] of Object.entries(codes)) {
-    process.on(signal, () => {
-      for (const s of active) s.abort()
-      process.exit(code)
-    })
-  }
-}
 
 /**
  * Start replacing the folder `dir`: take its lock (another run writing there is waited for, up to a
@@ -57,7 +43,6 @@ function hookSignals() {
  * see the old set or the new one, never a mixture; a run killed between them is repaired by the next.
  */
 export async function openStaging(dir: string, owned: Ownership, options: StagingOptions = {}): Promise<Staging> {
-  hookSignals()
   const target = resolve(dir)
   refuseHomeOfTheRun(target)
   const parent = dirname(target)
@@ -74,7 +59,12 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   let staging: string | null = null
   let old: string | null = null
   let done = false
-  const release = () => rmSync(lock, { force: true })
+  let forget = () => {}
+  const release = () => {
+    rmSync(lock, { force: true })
+    forget()
+  }
+  // An interrupted run leaves the old folder, no staging folder and no lock.
   const handle = {
     abort() {
       if (done) return
@@ -83,10 +73,9 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
       if (old !== null && existsSync(old) && !existsSync(target)) renameSync(old, target)
       if (staging !== null) rmSync(staging, { recursive: true, force: true })
       release()
-      active.delete(handle)
     },
   }
-  active.add(handle)
+  forget = onInterrupt(() => handle.abort())
   try {
     sweep(parent, base, target)
     refuseForeign(target, owned, options.force ?? false)
@@ -151,7 +140,6 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
         if (old !== null) rmSync(old, { recursive: true, force: true })
         done = true
         release()
-        active.delete(handle)
       } catch (e) {
         handle.abort()
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot replace ${dir}: ${describeFsError(e)}`)

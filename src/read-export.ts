@@ -83,10 +83,21 @@ export function detectTable(name: string, columns: string[]): TableSpec {
   return best.hits > 2 ? best.t : RULES_TABLE
 }
 
+/** The whole file in a buffer of its own (it is moved to a worker later, so never the caller's). */
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = []
-  for await (const c of chunks) parts.push(c)
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts)
+  let size = 0
+  for await (const c of chunks) {
+    parts.push(c)
+    size += c.length
+  }
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
 }
 
 async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
@@ -122,14 +133,21 @@ interface DecodedBatch extends Decoded {
  * reader has taken the last, so memory holds a row group, not the table. The first batch (with the
  * column names) is awaited before this returns.
  */
-async function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string): Promise<{ first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+/** The bytes' own ArrayBuffer when they fill it (no copy of a file of hundreds of megabytes), else a copy. */
+function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+}
+
+async function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string, heapMb = 2048): Promise<{ first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
   // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
   const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + bytes.length / 10_000)
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+  // Moved to the worker, not copied: the caller's bytes are not used again.
+  const buffer = wholeBuffer(bytes)
   const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
     workerData: { format, buffer },
     transferList: [buffer as ArrayBuffer],
-    resourceLimits: { maxOldGenerationSizeMb: 2048 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
   })
   const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
   let group = 0
@@ -208,17 +226,22 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
   if (bytes.length < 12 || magic(0) !== 'PAR1' || magic(bytes.length - 4) !== 'PAR1') {
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+  const file = wholeBuffer(bytes)
   let types: Map<string, string>
+  let largestGroup = 0
   try {
     const metadata = parquetMetadata(file)
     const damage = damagedPage(file, metadata)
     if (damage) throw new Error(damage)
     types = topLevelTypes(metadata.schema)
+    for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
   } catch (e) {
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
   }
-  const decoded = await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file')
+  // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so V8
+  // collects as it goes instead of growing towards 2 GiB; a file of huge row groups still gets 2 GiB.
+  const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
+  const decoded = await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file', heapMb)
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
   return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
 }

@@ -143,7 +143,7 @@ async function* csvParseRest(name: string, rest: string, pieces: AsyncIterator<s
     yield rest
     for (let p = await pieces.next(); !p.done; p = await pieces.next()) yield p.value
   })()
-  const parser = csvParser({ relax_column_count: true, info: true })
+  const parser = csvParser({ relax_column_count: true, info: true, max_record_size: MAX_CSV_RECORD })
   // pipeline, not pipe: an error of the source (bad UTF-8) must reach the parser's reader.
   pipeline(Readable.from(source), parser, () => {})
   const offset = firstLine - 1

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from './bounded.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { CHAPTER, EXAMPLE, parseBody, RULE, SECTION } from './parse-body.js'
@@ -14,7 +15,8 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
  * diagnostics; only a text with no rules body at all throws (EtlError INPUT_NOT_CR).
  */
 export function parseDocument(lines: string[], name = 'input'): CrDocument {
-  const diags: Diagnostic[] = []
+  // Bounded: a text of millions of stray lines gives 1,000 warnings and a count, not millions of objects.
+  const diags = boundedDiagnostics()
   const firstRule = lines.findIndex((l) => RULE.test(l.trim()))
   if (firstRule < 0) {
     throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} lines)`)

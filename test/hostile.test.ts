@@ -60,6 +60,20 @@ describe('memory and output bounded by the input, not by its shape', () => {
   }, 120_000)
 })
 
+describe('the parser’s own warnings are bounded too', () => {
+  it('a CR with 50,000 stray paragraphs: every line kept, 1,000 warnings listed and the exact count', () => {
+    const text = decode(readBytes(release('2025-02-07').path)).text
+    const file = join(tmp, 'stray.txt')
+    writeFileSync(file, text.replace('100.2. ', `${'A stray paragraph.\r\n\r\n'.repeat(50_000)}100.2. `))
+    const r = run(['validate', file, '--json'], { heapMb: 256 })
+    expect(r.status).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.counts.byCode['source-format']).toBe(50_003)
+    expect(report.diagnostics.filter((d: { code: string }) => d.code === 'source-format')).toHaveLength(1000)
+    expect(report.counts.byCode['text-lost']).toBeUndefined()
+  })
+})
+
 describe('the JSONL reader is linear and limited', () => {
   it('a first row with 100,000 keys: one error line, at once', () => {
     const file = join(tmp, 'keys.jsonl')

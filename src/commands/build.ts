@@ -4,9 +4,10 @@ import { buildDataset } from '../build.js'
 import { formatReport } from '../format.js'
 import { MAX_TEXT_BYTES, readInputFile } from '../node.js'
 import { replaceFolder } from '../output-folder.js'
+import { TABLES } from '../tables.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
 
-const DATASET_FILE = /^(rules|glossary|rules_meta|references)\.(parquet|jsonl|csv|arrow)$/
+const DATASET_FILE = new RegExp(`^(${TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|csv|arrow)$`)
 // CHANGELOG.md and changes.json (make release) and bench.json (make bench) are written into the dataset folder too.
 const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json', 'CHANGELOG.md', 'changes.json'])
 

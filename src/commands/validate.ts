@@ -8,12 +8,13 @@ import { formatGithub, formatReport, formatSummaryMarkdown } from '../format.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../node.js'
 import { openExport } from '../read-export.js'
 import type { Report } from '../report.js'
+import { ALL_TABLES } from '../tables.js'
 import { sourceKindOf, validateExportStream, validateText } from '../validate.js'
 import { verifyManifest } from '../verify-manifest.js'
 import { ok, type CommandResult } from './_shared.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
-const TABLE_FILE = /^(rules|glossary|rules_meta|references|rules_history)\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|ndjson|csv|arrow|feather)$`, 'i')
 
 /** mtg-rules validate PATH... */
 export async function run(args: string[]): Promise<CommandResult> {

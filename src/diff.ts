@@ -77,6 +77,8 @@ export interface DiffOptions {
   editThreshold?: number
   /** From this similarity up, a removed and an added rule are one moved rule (default 0.8). */
   moveThreshold?: number
+  /** Word-level changes of edited and moved rules (default true); history needs only the lineage. */
+  wordChanges?: boolean
 }
 
 // --- Text keys -------------------------------------------------------------------------------
@@ -84,8 +86,12 @@ export interface DiffOptions {
 const WORD = /[\p{L}\p{N}]+/gu
 const words = (s: string) => s.toLowerCase().match(WORD) ?? []
 
+// Anything typographyKey would change: most rule texts have none of it.
+const TYPOGRAPHY = /[‘’‚‛′`“”„‟″‐‑‒–—―−…]|[^\S ]|\s\s|^\s|\s$/
+
 /** Quotes, dashes and white space folded: two texts equal here differ only in typography. */
 export function typographyKey(s: string): string {
+  if (!TYPOGRAPHY.test(s)) return s
   return s
     .replace(/[‘’‚‛′`]/g, "'")
     .replace(/[“”„‟″]/g, '"')
@@ -150,22 +156,32 @@ function exampleChanges(a: RuleRow, b: RuleRow): ExampleChange[] | null {
 
 // --- Rows as the matcher sees them -----------------------------------------------------------
 
-interface Prepared {
-  row: RuleRow
-  pos: number
-  parsed: RuleNumber | null
-  section: string
-  content: string
-  typo: string
-  ids: Int32Array
+// The typography key and the word ids are computed on first use: most rows of a consecutive pair
+// match in step 1 and never need them.
+class Prepared {
+  readonly parsed: RuleNumber | null
+  readonly section: string
+  readonly content: string
+  #typo: string | undefined
+  #ids: Int32Array | undefined
+  constructor(
+    readonly row: RuleRow,
+    readonly pos: number,
+    private readonly interner: Map<string, number>,
+  ) {
+    this.parsed = parseRuleNumber(row.number)
+    this.section = row.number.slice(0, 3)
+    this.content = contentOf(row)
+  }
+  get typo(): string {
+    return (this.#typo ??= typographyKey(this.content))
+  }
+  get ids(): Int32Array {
+    return (this.#ids ??= wordIds(this.row.text, this.interner))
+  }
 }
 
-function prepare(rows: RuleRow[], interner: Map<string, number>): Prepared[] {
-  return rows.map((row, pos) => {
-    const content = contentOf(row)
-    return { row, pos, parsed: parseRuleNumber(row.number), section: row.number.slice(0, 3), content, typo: typographyKey(content), ids: wordIds(row.text, interner) }
-  })
-}
+const prepare = (rows: RuleRow[], interner: Map<string, number>) => rows.map((row, pos) => new Prepared(row, pos, interner))
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   const list = map.get(key)
@@ -294,7 +310,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     }
   }
 
-  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims)
+  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }
 
 /**
@@ -337,7 +353,10 @@ function assemble(
   kind: (RowChange | null)[],
   refsRenumbered: Uint8Array,
   sims: Float64Array,
+  withWords: boolean,
 ): ReleaseDiff {
+  const textChanges = withWords ? wordChanges : () => null
+  const examplesChanges = withWords ? exampleChanges : () => null
   const edited: EditedRule[] = []
   const moved: MovedRule[] = []
   const typography: TypographyChange[] = []
@@ -355,7 +374,7 @@ function assemble(
     const to = n.row
     if (change === 'unchanged') unchanged++
     else if (change === 'typography') typography.push({ number: to.number, oldIndex: o, newIndex: n.pos })
-    else if (change === 'edited') edited.push({ number: to.number, oldIndex: o, newIndex: n.pos, text: wordChanges(from.text, to.text), examples: exampleChanges(from, to), referencesRenumbered: refsRenumbered[n.pos] === 1 })
+    else if (change === 'edited') edited.push({ number: to.number, oldIndex: o, newIndex: n.pos, text: textChanges(from.text, to.text), examples: examplesChanges(from, to), referencesRenumbered: refsRenumbered[n.pos] === 1 })
     else {
       moved.push({
         from: from.number,
@@ -363,8 +382,8 @@ function assemble(
         oldIndex: o,
         newIndex: n.pos,
         similarity: Math.round(sims[n.pos]! * 1000) / 1000,
-        text: wordChanges(from.text, to.text),
-        examples: exampleChanges(from, to),
+        text: textChanges(from.text, to.text),
+        examples: examplesChanges(from, to),
         referencesRenumbered: refsRenumbered[n.pos] === 1,
         typographyOnly: olds[o]!.content !== n.content && olds[o]!.typo === n.typo,
       })

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { EtlError } from './errors.js'
 import type { DecodedText, Encoding, LineEndingCounts } from './types.js'
 
@@ -123,6 +124,7 @@ function utf8Census(bytes: Uint8Array): { valid: number; invalid: number } {
 
 /** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence; -1 if none. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
+  if (isUtf8(bytes)) return -1 // native, ~50× faster than the walk below, which finds where
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!
     const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
@@ -171,15 +173,12 @@ function countControlCharacters(text: string): number {
 /** Count each kind of line ending; a CRLF pair counts once, as CRLF. */
 export function countLineEndings(text: string): LineEndingCounts {
   const counts: LineEndingCounts = { crlf: 0, cr: 0, lf: 0 }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) {
-        counts.crlf++
-        i++
-      } else counts.cr++
-    } else if (c === 10) counts.lf++
+  for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) === 10) counts.crlf++
+    else counts.cr++
   }
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) counts.lf++
+  counts.lf -= counts.crlf
   return counts
 }
 

@@ -79,7 +79,7 @@ export async function run(args: string[]): Promise<CommandResult> {
       done.push(b.row)
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
       const { rows, effectiveDate } = b.outcome
-      const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }).lineage : null
+      const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
       const chunk = history.add(effectiveDate, rows, lineage)
       parquet.add(chunk)
       await staging.append('rules_history.jsonl', writeJsonl(RULES_HISTORY_TABLE, chunk))

@@ -25,7 +25,7 @@ export interface DiffedPair {
 /** Run one task, in a worker or (when workers cannot be had) in this thread. */
 export async function runHistoryTask(task: HistoryTask): Promise<BuiltRelease | DiffedPair> {
   if (task.kind === 'diff') {
-    const d = diffReleases({ ...task.old, sectionTitles: new Map() }, { ...task.new, sectionTitles: new Map() })
+    const d = diffReleases({ ...task.old, sectionTitles: new Map() }, { ...task.new, sectionTitles: new Map() }, { wordChanges: false })
     return { lineage: d.lineage, counts: d.counts }
   }
   const arrow = task.arrow ? (await import('./write-arrow.js')).writeArrow : undefined

@@ -227,6 +227,27 @@ describe('the coverage check', () => {
     expect(coverage.diagnostics.map((d) => [d.code, d.severity, d.line, d.params?.count])).toEqual([['text-lost', 'error', lines.indexOf('Not indented, and still part of 100.1b.') + 1, 8]])
   })
 
+  it('counts no loss when the rows hold a word the body lacks (the sums differ, the counts decide)', () => {
+    const lines = splitLines(fixture('mini-cr.txt'))
+    const doc = parseDocument(lines)
+    const rows = normalizeRules(doc.rules).map((r) => r.row)
+    const exact = checkCoverage(lines, doc, rows)
+    rows.find((r) => r.number === '100.1b')!.text += ' surplus'
+    const coverage = checkCoverage(lines, doc, rows)
+    expect(coverage.diagnostics).toEqual([])
+    expect([coverage.bodyWords, coverage.wordsKept]).toEqual([exact.bodyWords, exact.bodyWords])
+  })
+
+  it('finds a word replaced by another (same word count, different words)', () => {
+    const lines = splitLines(fixture('mini-cr.txt'))
+    const doc = parseDocument(lines)
+    const rows = normalizeRules(doc.rules).map((r) => r.row)
+    const b = rows.find((r) => r.number === '100.1b')!
+    b.text = b.text.replace('still', 'stull')
+    const coverage = checkCoverage(lines, doc, rows)
+    expect(coverage.diagnostics.map((d) => [d.code, d.line, d.params?.count])).toEqual([['text-lost', lines.indexOf('Not indented, and still part of 100.1b.') + 1, 1]])
+  })
+
   it('records body words and words kept in the manifest', () => {
     const r = release('2025-02-07')
     const { manifest } = buildDataset(r.file, readBytes(r.path))

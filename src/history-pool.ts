@@ -13,7 +13,7 @@ import { runHistoryTask, type HistoryTask } from './history-tasks.js'
 export function startPool(max = availableParallelism()) {
   const url = new URL('./history-worker.js', import.meta.url)
   const size = Math.max(1, Math.min(max, availableParallelism()))
-  if (!existsSync(fileURLToPath(url))) return { run: (task: HistoryTask) => runHistoryTask(task), close: async () => {} }
+  if (!existsSync(fileURLToPath(url))) return { run: <T>(task: HistoryTask) => runHistoryTask(task) as Promise<T>, close: async () => {} }
   const workers = Array.from({ length: size }, () => new Worker(url))
   const idle = [...workers]
   const waiting: (() => void)[] = []

@@ -5,8 +5,9 @@ import { runHistoryTask, type HistoryTask } from './history-tasks.js'
 parentPort!.on('message', async (task: HistoryTask & { id: number }) => {
   try {
     const result = await runHistoryTask(task)
-    const transfer = 'files' in result && result.files ? result.files.map((f) => f.bytes.buffer as ArrayBuffer) : []
-    parentPort!.postMessage({ id: task.id, ok: true, result }, transfer)
+    const p = result.prefixes
+    const transfer = p ? [p.jsonl.buffer, p.jsonlEnds.buffer, p.csv.buffer, p.csvEnds.buffer] : []
+    parentPort!.postMessage({ id: task.id, ok: true, result }, transfer as ArrayBuffer[])
   } catch (e) {
     const err = e as Error & { code?: string }
     parentPort!.postMessage({ id: task.id, ok: false, name: err.name, code: err.code, message: err.message })

@@ -26,6 +26,8 @@ export interface Staging {
   write(name: string, bytes: Uint8Array, durable?: boolean): Promise<void>
   /** A file written in pieces (created exclusively on the first). */
   append(name: string, bytes: Uint8Array): Promise<void>
+  /** The staging folder itself, for workers that write their files there (history's builds). */
+  readonly dir: string
   /** Size and sha256 of a file already written to the staging folder, read as a stream. */
   digest(name: string): Promise<{ bytes: number; sha256: string }>
   commit(): void
@@ -88,6 +90,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   const stagingDir = staging
   const appended = new Set<string>()
   return {
+    dir: stagingDir,
     async write(name, bytes, durable = true) {
       const path = join(stagingDir, name)
       try {

@@ -6,6 +6,8 @@ export interface ColumnSpec {
   type: ColumnType
   /** May hold null (default false). */
   nullable?: boolean
+  /** Long free text, seldom repeated: Parquet stores it plainly, with no dictionary and no min/max. */
+  prose?: boolean
 }
 
 /** One exported table: its file stem (`rules` → rules.parquet, rules.jsonl, …) and columns in order. */
@@ -20,8 +22,8 @@ export const RULES_TABLE: TableSpec = {
   name: 'rules',
   columns: [
     { name: 'number', type: 'string' },
-    { name: 'text', type: 'string' },
-    { name: 'examples', type: 'list<string>' },
+    { name: 'text', type: 'string', prose: true },
+    { name: 'examples', type: 'list<string>', prose: true },
     { name: 'index', type: 'int64' },
   ],
 }
@@ -30,7 +32,7 @@ export const GLOSSARY_TABLE: TableSpec = {
   name: 'glossary',
   columns: [
     { name: 'term', type: 'string' },
-    { name: 'definition', type: 'string' },
+    { name: 'definition', type: 'string', prose: true },
     { name: 'index', type: 'int64' },
     { name: 'see', type: 'list<string>' },
     { name: 'obsolete', type: 'bool' },
@@ -68,8 +70,8 @@ export const RULES_HISTORY_TABLE: TableSpec = {
   columns: [
     { name: 'release', type: 'string' },
     { name: 'number', type: 'string' },
-    { name: 'text', type: 'string' },
-    { name: 'examples', type: 'list<string>' },
+    { name: 'text', type: 'string', prose: true },
+    { name: 'examples', type: 'list<string>', prose: true },
     { name: 'index', type: 'int64' },
     { name: 'rule_id', type: 'string' },
     { name: 'previous_number', type: 'string', nullable: true },

@@ -2,6 +2,13 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { buildDataset } from '../src/build.js'
+import { diffReleases } from '../src/diff.js'
+import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history-lines.js'
+import { startRulesHistory } from '../src/rules-history.js'
+import { RULES_HISTORY_TABLE } from '../src/tables.js'
+import { writeCsv } from '../src/write-csv.js'
+import { writeJsonl } from '../src/write-jsonl.js'
 import { cli } from './helpers/cli.js'
 import { readBytes, releases, RULES_ARCHIVE } from './helpers/shared.js'
 
@@ -59,6 +66,34 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const card = readFileSync(join(out, 'README.md'), 'utf8')
     expect(card).toMatch(/configs:\n {2}- config_name: rules_history\n {4}default: true/)
     for (const f of facts) expect(card).toContain(`| ${f.effective} | ${f.file} | ${f.rules} |`)
+  })
+
+  it('writes, a release at a time, the same bytes as the JSONL and CSV writers (worker prefixes + lineage ends)', () => {
+    const history = startRulesHistory()
+    let previous: { label: string; rows: ReturnType<typeof buildDataset>['rows'] } | null = null
+    const csvHeader = writeCsv(RULES_HISTORY_TABLE, []).length
+    for (const f of facts.filter((f) => ['2001-07-23', '2026-06-19', '2026-08-07'].includes(f.effective))) {
+      const { rows: built, files } = buildDataset(f.file, readBytes(f.path))
+      const file = (name: string) => files.find((x) => x.name === name)!.bytes
+      // Cut from the release's own exports, or written anew: the same bytes.
+      const cut = historyPrefixesOf(f.effective, built.length, file('rules.jsonl'), file('rules.csv'))!
+      const written = historyPrefixes(f.effective, built)
+      expect([Buffer.from(cut.jsonl).equals(Buffer.from(written.jsonl)), Buffer.from(cut.csv).equals(Buffer.from(written.csv))]).toEqual([true, true])
+      expect([[...cut.jsonlEnds], [...cut.csvEnds]]).toEqual([[...written.jsonlEnds], [...written.csvEnds]])
+      expect(historyPrefixesOf(f.effective, built.length + 1, file('rules.jsonl'), file('rules.csv'))).toBeNull()
+      const lineage = previous ? diffReleases({ ...previous, sectionTitles: new Map() }, { label: f.effective, rows: built, sectionTitles: new Map() }).lineage : null
+      const chunk = history.add(f.effective, built, lineage)
+      const lines = historyLines(historyPrefixes(f.effective, built), chunk)
+      expect(Buffer.from(lines.jsonl).equals(Buffer.from(writeJsonl(RULES_HISTORY_TABLE, chunk)))).toBe(true)
+      expect(Buffer.from(lines.csv).equals(Buffer.from(writeCsv(RULES_HISTORY_TABLE, chunk).subarray(csvHeader)))).toBe(true)
+      previous = { label: f.effective, rows: built }
+    }
+    // Quotes, commas, line breaks and non-ASCII text: the CSV quoting and UTF-8 offsets.
+    const odd = [{ number: '100.1', text: 'He said "hi", then\nleft — Æther', examples: ['a,b', 'ü'], index: 0 }]
+    const chunk = startRulesHistory().add('2026-01-01', odd, null)
+    const lines = historyLines(historyPrefixes('2026-01-01', odd), chunk)
+    expect(Buffer.from(lines.jsonl).toString()).toBe(Buffer.from(writeJsonl(RULES_HISTORY_TABLE, chunk)).toString())
+    expect(Buffer.from(lines.csv).toString()).toBe(Buffer.from(writeCsv(RULES_HISTORY_TABLE, chunk).subarray(csvHeader)).toString())
   })
 
   it('follows a rule through renumbering: Cast was 701.4 until 2026-06-19, then 701.5', () => {

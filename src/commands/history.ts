@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EtlError } from '../errors.js'
+import { historyLines } from '../history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, renderHistoryTable, type HistoryRow } from '../history.js'
 import { renderHistoryCard } from '../history-card.js'
 import { startPool } from '../history-pool.js'
@@ -15,7 +16,6 @@ import type { RuleRow } from '../types.js'
 import { RULES_HISTORY_TABLE } from '../tables.js'
 import { TOOL } from '../version.js'
 import { writeCsv } from '../write-csv.js'
-import { writeJsonl } from '../write-jsonl.js'
 import { parquetAppender } from '../write-parquet.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -46,21 +46,19 @@ export async function run(args: string[]): Promise<CommandResult> {
       const t0 = performance.now()
       let outcome: BuiltRelease | EtlError
       try {
-        outcome = (await pool.run({ kind: 'build', name: release.name, path: release.path, arrow: values.arrow })) as BuiltRelease
+        const task = { kind: 'build', name: release.name, path: release.path, arrow: values.arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(values.out, folders[i]!) } as const
+        outcome = await pool.run<BuiltRelease>(task)
       } catch (e) {
-        if (!(e instanceof EtlError)) throw e
+        // A release that does not build is a row of the table; a folder that cannot be written ends the run.
+        if (!(e instanceof EtlError) || e.code === 'OUTPUT_UNWRITABLE') throw e
         outcome = e
-      }
-      if (!(outcome instanceof Error)) {
-        // Not synced one by one (1,700 fsyncs for 130 releases cost seconds); the history tables are.
-        for (const f of outcome.files) await staging.write(join(folders[i]!, f.name), f.bytes, false)
-        // Written: only the rows are kept (for the lineage), not ~15 MB of files per release.
-        outcome.files = []
       }
       const row = historyRowOf(release.name, outcome, (performance.now() - t0) / 1000)
       progress.step(row)
       return { release, folder: folders[i]!, outcome, row }
     })
+    // A failure is seen when the loop below reaches its release; the later ones must not go unhandled meanwhile.
+    for (const b of builds) b.catch(() => {})
 
     // The lineage, in date order as builds come back: each dated release that built (one per date:
     // the release whose folder is the date) is diffed with the one before, its rules_history rows
@@ -68,7 +66,6 @@ export async function run(args: string[]): Promise<CommandResult> {
     const history = startRulesHistory()
     const parquet = parquetAppender(RULES_HISTORY_TABLE, createdBy)
     const arrowRows: TableRow[] = []
-    const csvHeader = writeCsv(RULES_HISTORY_TABLE, []).length
     const listed: { release: string; file: string; rules: number }[] = []
     let historyRows = 0
     let inMemory = 0
@@ -82,9 +79,11 @@ export async function run(args: string[]): Promise<CommandResult> {
       const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
       const chunk = history.add(effectiveDate, rows, lineage)
       parquet.add(chunk)
-      await staging.append('rules_history.jsonl', writeJsonl(RULES_HISTORY_TABLE, chunk))
-      const csv = writeCsv(RULES_HISTORY_TABLE, chunk)
-      await staging.append('rules_history.csv', historyRows === 0 ? csv : csv.subarray(csvHeader))
+      const lines = historyLines(b.outcome.prefixes!, chunk)
+      b.outcome.prefixes = null
+      await staging.append('rules_history.jsonl', lines.jsonl)
+      if (historyRows === 0) await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
+      await staging.append('rules_history.csv', lines.csv)
       if (values.arrow) for (const r of chunk) arrowRows.push(r)
       historyRows += chunk.length
       inMemory += inMemoryBytes(RULES_HISTORY_TABLE, chunk)

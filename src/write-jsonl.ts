@@ -2,12 +2,17 @@ import type { TableRow, TableSpec } from './tables.js'
 
 /** JSON Lines: one object per row, keys in the table's column order; UTF-8, `\n` after each. */
 export function writeJsonl(table: TableSpec, rows: TableRow[]): Uint8Array {
-  // Each value is stringified on its own: JSON.stringify(row, keys) with a replacer array leaves
-  // V8's fast path and took twice as long. An undefined value is left out, as JSON.stringify does.
   const names = table.columns.map((c) => c.name)
   const keys = names.map((n) => JSON.stringify(n) + ':')
   let out = ''
   for (const row of rows) {
+    // A row whose own keys are the columns, in order, is written by JSON.stringify whole: V8's
+    // fastest path. Any other row value by value (JSON.stringify(row, keys) with a replacer array
+    // leaves the fast path and took twice as long). An undefined value is left out either way.
+    if (hasColumnKeys(row, names)) {
+      out += JSON.stringify(row) + '\n'
+      continue
+    }
     let line = '{'
     for (let i = 0; i < names.length; i++) {
       const value = row[names[i]!]
@@ -17,4 +22,10 @@ export function writeJsonl(table: TableSpec, rows: TableRow[]): Uint8Array {
     out += line + '}\n'
   }
   return Buffer.from(out, 'utf8')
+}
+
+function hasColumnKeys(row: TableRow, names: string[]): boolean {
+  let i = 0
+  for (const key in row) if (key !== names[i++]) return false
+  return i === names.length
 }

@@ -156,12 +156,12 @@ function exampleChanges(a: RuleRow, b: RuleRow): ExampleChange[] | null {
 
 // --- Rows as the matcher sees them -----------------------------------------------------------
 
-// The typography key and the word ids are computed on first use: most rows of a consecutive pair
-// match in step 1 and never need them.
+// The number's parts, the content key, the typography key and the word ids are computed on first
+// use: most rows of a consecutive pair match in step 1 (compared field by field) and never need them.
 class Prepared {
-  readonly parsed: RuleNumber | null
   readonly section: string
-  readonly content: string
+  #parsed: RuleNumber | null | undefined
+  #content: string | undefined
   #typo: string | undefined
   #ids: Int32Array | undefined
   constructor(
@@ -169,9 +169,14 @@ class Prepared {
     readonly pos: number,
     private readonly interner: Map<string, number>,
   ) {
-    this.parsed = parseRuleNumber(row.number)
     this.section = row.number.slice(0, 3)
-    this.content = contentOf(row)
+  }
+  get parsed(): RuleNumber | null {
+    if (this.#parsed === undefined) this.#parsed = parseRuleNumber(this.row.number)
+    return this.#parsed
+  }
+  get content(): string {
+    return (this.#content ??= contentOf(this.row))
   }
   get typo(): string {
     return (this.#typo ??= typographyKey(this.content))
@@ -180,6 +185,8 @@ class Prepared {
     return (this.#ids ??= wordIds(this.row.text, this.interner))
   }
 }
+
+const sameContent = (a: RuleRow, b: RuleRow) => a.text === b.text && a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])
 
 const prepare = (rows: RuleRow[], interner: Map<string, number>) => rows.map((row, pos) => new Prepared(row, pos, interner))
 
@@ -235,10 +242,11 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   // 1. Same number: the same content, then the same content but for typography.
   const oldByNumber = new Map<string, number[]>()
   for (const o of olds) push(oldByNumber, o.row.number, o.pos)
-  for (const [key, change] of [['content', 'unchanged'], ['typo', 'typography']] as const) {
+  for (const change of ['unchanged', 'typography'] as const) {
+    const same = change === 'unchanged' ? (o: Prepared, n: Prepared) => sameContent(o.row, n.row) : (o: Prepared, n: Prepared) => o.typo === n.typo
     for (const n of news) {
       if (oldOf[n.pos]! >= 0) continue
-      const o = oldByNumber.get(n.row.number)?.find((p) => newOf[p]! < 0 && olds[p]![key] === n[key])
+      const o = oldByNumber.get(n.row.number)?.find((p) => newOf[p]! < 0 && same(olds[p]!, n))
       if (o !== undefined) pair(o, n.pos, change)
     }
   }

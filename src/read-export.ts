@@ -139,7 +139,13 @@ function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
 }
 
-async function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: Uint8Array, what: string, heapMb = 2048): Promise<{ first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+async function decodeInWorker(
+  name: string,
+  format: 'parquet' | 'arrow',
+  bytes: Uint8Array,
+  what: string,
+  heapMb = 2048,
+): Promise<{ first: Decoded; takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
   // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
   const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + bytes.length / 10_000)
   // Moved to the worker, not copied: the caller's bytes are not used again.
@@ -178,30 +184,41 @@ async function decodeInWorker(name: string, format: 'parquet' | 'arrow', bytes: 
       })
     })
   const first = await next()
+  // Only these two of the first batch are kept here: a closure over `first` would hold it all.
+  const { group: firstGroup, last: firstLast } = first
   async function* rest(): AsyncGenerator<DecodedBatch> {
     try {
-      for (let batch = first; !batch.last; ) {
-        group = batch.group + 1
+      for (let at = { group: firstGroup, last: firstLast }; !at.last; ) {
+        group = at.group + 1
         worker.postMessage('next')
-        batch = await next()
+        const batch = await next()
+        at = { group: batch.group, last: batch.last }
         yield batch
       }
     } finally {
       void worker.terminate()
     }
   }
-  if (first.last) void worker.terminate()
-  return { first, rest: rest() }
+  if (firstLast) void worker.terminate()
+  // The first batch is handed over once and then let go, like every other (the handle would
+  // otherwise hold a whole row group to the end); `first` keeps only its names and types.
+  let held: DecodedBatch | null = first
+  const takeFirst = () => {
+    const batch = held!
+    held = null
+    return batch
+  }
+  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest() }
 }
 
 async function* columnBatches(
-  decoded: { first: DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
+  decoded: { takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
   map: (raw: Record<string, unknown>) => Record<string, unknown>,
   convert: (v: unknown) => unknown,
 ) {
   let offset = 0
   const groups = (async function* () {
-    yield decoded.first
+    yield decoded.takeFirst()
     yield* decoded.rest
   })()
   for await (const group of groups) {

@@ -14,22 +14,22 @@ const PLACES_LISTED = 5
 export const duplicateNumberCheck: Check = {
   code: 'duplicate-number',
   start({ numbers: first }) {
-    // Where each number first stood: the shared map of numbers (its ordinal), and these arrays.
-    const lines: number[] = []
-    const positions: number[] = []
+    // Where each number first stood: the shared map of numbers (its ordinal), and these columns.
+    const lines = new GrowingInt32()
+    const positions = new GrowingInt32()
     const repeats = new Map<string, { count: number; places: Occurrence[] }>()
     return {
       visit(row, ordinal) {
         if (row.number === null) return
         const at = first.get(row.number, row.parsed)
         if (at === undefined) {
-          lines[ordinal] = row.line ?? -1
-          positions[ordinal] = row.position ?? -1
+          lines.set(ordinal, row.line ?? -1)
+          positions.set(ordinal, row.position ?? -1)
           return
         }
         let repeat = repeats.get(row.number)
         if (!repeat) {
-          repeat = { count: 1, places: [occurrence(lines[at]!, positions[at]!)] }
+          repeat = { count: 1, places: [occurrence(lines.get(at), positions.get(at))] }
           repeats.set(row.number, repeat)
         }
         repeat.count++
@@ -52,4 +52,22 @@ function occurrence(line: number, position: number): Occurrence {
   if (line >= 0) o.line = line
   if (position >= 0) o.position = position
   return o
+}
+
+/** An Int32Array that grows as it is written: 4 bytes a row, where a JavaScript array of numbers takes 8 and more. */
+class GrowingInt32 {
+  private data = new Int32Array(1024)
+
+  set(i: number, value: number) {
+    if (i >= this.data.length) {
+      const grown = new Int32Array(Math.max(i + 1, Math.ceil(this.data.length * 1.5)))
+      grown.set(this.data)
+      this.data = grown
+    }
+    this.data[i] = value
+  }
+
+  get(i: number): number {
+    return i < this.data.length ? this.data[i]! : -1
+  }
 }

@@ -11,9 +11,11 @@ import { whereOf, type Check } from './types.js'
  */
 export const orderCheck: Check = {
   code: 'order',
-  start() {
+  start({ numbers }) {
     const out = boundedDiagnostics()
-    const seenRules = new Set<string>()
+    // Rules seen: the rows before (the shared index of numbers), and rules taken as missing from
+    // their place (few) — not a set of every rule's number, which grows with the rows.
+    const assumed = new Set<string>()
     let previous: { text: string; parsed: RuleNumber } | null = null
     return {
       visit(row) {
@@ -24,11 +26,10 @@ export const orderCheck: Check = {
         // An equal number is a duplicate, which duplicate-number reports.
         if (previous && compareRuleNumbers(previous.parsed, parsed) > 0) out.push(diagnostics.order(previous.text, where))
         const parent = parentNumber(parsed)
-        if (parent === null) seenRules.add(number)
-        else if (!seenRules.has(parent)) {
+        if (parent !== null && !assumed.has(parent) && !numbers.has(parent, { ...parsed, letters: '' })) {
           // The rule's place lies between the previous row and this one: the rule is missing, which
           // `gap` reports; its other subrules are then not orphans either.
-          if (previous && compareRuleNumbers(previous.parsed, { ...parsed, letters: '' }) < 0) seenRules.add(parent)
+          if (previous && compareRuleNumbers(previous.parsed, { ...parsed, letters: '' }) < 0) assumed.add(parent)
           else out.push(diagnostics.orphanSubrule(parent, where))
         }
         previous = { text: number, parsed }

@@ -6,6 +6,7 @@ import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { ALL_TABLES, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
 import type { Diagnostic } from './types.js'
+import { valueAt, type PackedColumn } from './workers/packed-columns.mjs'
 
 export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
 
@@ -115,7 +116,7 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): Async
 
 interface Decoded {
   names: string[]
-  columns: unknown[][]
+  columns: PackedColumn[]
   rowCount: number
   types: string[] | null
 }
@@ -227,7 +228,7 @@ async function* columnBatches(
       const batch: ExportRecord[] = []
       for (let at = start; at < end; at++) {
         const raw: Record<string, unknown> = {}
-        group.names.forEach((n, i) => (raw[n] = convert(group.columns[i]![at])))
+        group.names.forEach((n, i) => (raw[n] = convert(valueAt(group.columns[i]!, at))))
         batch.push({ record: map(raw), position: offset + at })
       }
       yield batch

@@ -4,12 +4,17 @@
 // decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the table. Plain JavaScript: the same file runs from src/ (tests)
 // and dist/ (the CLI).
 import { parentPort, workerData } from 'node:worker_threads'
+import { packColumn, transfers } from './packed-columns.mjs'
 
 const { format, buffer } = workerData
 
 // Wait until the reader has taken the previous batch.
 const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
-const send = (batch) => parentPort.postMessage({ ok: true, ...batch })
+// Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
+const send = (batch) => {
+  const columns = batch.columns.map(packColumn)
+  parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
+}
 
 async function decodeParquet() {
   const { parquetMetadata, parquetRead, parquetSchema } = await import('hyparquet')

@@ -91,7 +91,7 @@ async function readUnsized(path: string, st: Stats, maxBytes: number): Promise<U
  * An input file as a stream of chunks, its size capped while it is read (a device or FIFO has no
  * size to check first).
  */
-export async function inputFileChunks(path: string, maxBytes: number): Promise<AsyncIterable<Uint8Array>> {
+export async function inputFileChunks(path: string, maxBytes: number): Promise<AsyncIterable<Uint8Array> & { file?: { path: string; size: number } }> {
   const st = inputStat(path)
   if (!st.isFile()) {
     const bytes = await readUnsized(path, st, maxBytes)
@@ -101,8 +101,15 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<A
   }
   checkSize(path, st.size, maxBytes)
   if (st.size === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
+  // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
+  // read the chunks; the stream is opened only when they are read.
+  const file = { path, size: st.size }
+  return Object.assign(chunksOf(path, maxBytes), { file })
+}
+
+function chunksOf(path: string, maxBytes: number): AsyncGenerator<Uint8Array> {
   return (async function* () {
+    const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
     let total = 0
     try {
       for await (const chunk of stream) {

@@ -1,9 +1,11 @@
+import { closeSync, openSync, readSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { csvRecords } from './csv-records.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
+import { describeFsError } from './fs-errors.js'
 import { ALL_TABLES, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
 import type { Diagnostic } from './types.js'
 import { valueAt, type PackedColumn } from './workers/packed-columns.mjs'
@@ -48,10 +50,12 @@ export interface ExportRecords {
  * read whole (one row group). Tells which table the file holds (by its name, else by its columns).
  * Malformed input throws EtlError EXPORT_MALFORMED, now or while the records are read.
  */
-export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array>): Promise<ExportStream> {
+export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array> & { file?: FileRef }): Promise<ExportStream> {
   if (format === 'parquet' || format === 'arrow') {
-    const bytes = await collect(chunks)
     try {
+      // A regular file of Parquet is read by ranges; anything else (a pipe, Arrow) whole.
+      if (format === 'parquet' && chunks.file) return await openParquetFile(name, chunks.file)
+      const bytes = await collect(chunks)
       return await (format === 'parquet' ? openParquet(name, bytes) : openArrow(name, bytes))
     } catch (e) {
       // Whatever a damaged file makes the decoders throw (even a stack overflow) is one error line.
@@ -143,17 +147,19 @@ function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
 async function decodeInWorker(
   name: string,
   format: 'parquet' | 'arrow',
-  bytes: Uint8Array,
+  source: Uint8Array | FileRef,
   what: string,
   heapMb = 2048,
 ): Promise<{ first: Decoded; takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+  const size = source instanceof Uint8Array ? source.length : source.size
   // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
-  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + bytes.length / 10_000)
-  // Moved to the worker, not copied: the caller's bytes are not used again.
-  const buffer = wholeBuffer(bytes)
+  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + size / 10_000)
+  // Bytes are moved to the worker, not copied (the caller does not use them again); a file is read
+  // there by ranges.
+  const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
   const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
-    workerData: { format, buffer },
-    transferList: [buffer as ArrayBuffer],
+    workerData: buffer ? { format, buffer } : { format, path: (source as FileRef).path },
+    transferList: buffer ? [buffer] : [],
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   })
   const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
@@ -245,21 +251,77 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
   const file = wholeBuffer(bytes)
-  let types: Map<string, string>
-  let largestGroup = 0
+  const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, (start, size) => new DataView(file, start, size))
+  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
+}
+
+/** A file to read by ranges: its path and size when opened. */
+export interface FileRef {
+  path: string
+  size: number
+}
+
+/**
+ * A Parquet file on disk, read by ranges: the footer, then each column chunk once to check its page
+ * headers, then row groups in the worker. Never the whole file in memory (3M rows: 250 MB less). A
+ * footer that does not fit the file goes the in-memory way, for the same error.
+ */
+async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream> {
+  let fd: number
   try {
-    const metadata = parquetMetadata(file)
-    const damage = damagedPage(file, metadata)
-    if (damage) throw new Error(damage)
-    types = topLevelTypes(metadata.schema)
-    for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
+    fd = openSync(ref.path, 'r')
   } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${ref.path}: ${describeFsError(e)}`)
+  }
+  let checked: CheckedParquet
+  try {
+    const read = (start: number, length: number) => {
+      const out = new Uint8Array(length)
+      for (let got = 0; got < length; ) {
+        const n = readSync(fd, out, got, length - got, start + got)
+        if (n === 0) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (it ended at byte ${start + got}, before byte ${start + length})`)
+        got += n
+      }
+      return out
+    }
+    const size = ref.size
+    if (size < 12) return openParquet(name, read(0, size))
+    const head = read(0, 4)
+    const tail = read(size - 8, 8)
+    const footer = new DataView(tail.buffer).getUint32(0, true)
+    if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return openParquet(name, read(0, size))
+    const footerBytes = read(size - 8 - footer, footer + 8)
+    checked = checkedParquet(name, () => parquetMetadata(footerBytes.buffer), size, (start, length) => new DataView(read(start, length).buffer))
+  } finally {
+    closeSync(fd)
+  }
+  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
+}
+
+interface CheckedParquet {
+  types: Map<string, string>
+  heapMb: number
+}
+
+/** The footer read and every page header checked (see damagedPage); the worker's heap size. */
+function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, chunk: (start: number, size: number) => DataView): CheckedParquet {
+  try {
+    const metadata = metadataOf()
+    const damage = damagedPage(metadata, size, chunk)
+    if (damage) throw new Error(damage)
+    let largestGroup = 0
+    for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
+    // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so
+    // V8 collects as it goes instead of growing towards 2 GiB; a file of huge row groups gets 2 GiB.
+    const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
+    return { types: topLevelTypes(metadata.schema), heapMb }
+  } catch (e) {
+    if (e instanceof EtlError) throw e
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
   }
-  // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so V8
-  // collects as it goes instead of growing towards 2 GiB; a file of huge row groups still gets 2 GiB.
-  const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
-  const decoded = await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file', heapMb)
+}
+
+function parquetStream(name: string, { types }: CheckedParquet, decoded: Awaited<ReturnType<typeof decodeInWorker>>): ExportStream {
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
   return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
 }
@@ -272,7 +334,7 @@ const MAX_PAGE_BYTES = 256 * 1024 * 1024
  * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
  * Returns what is wrong, or null.
  */
-function damagedPage(file: ArrayBuffer, metadata: FileMetaData): string | null {
+function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: number, size: number) => DataView): string | null {
   for (const group of metadata.row_groups) {
     for (const column of group.columns) {
       const meta = column.meta_data
@@ -280,8 +342,8 @@ function damagedPage(file: ArrayBuffer, metadata: FileMetaData): string | null {
       const name = meta.path_in_schema.join('.')
       const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset)
       const size = Number(meta.total_compressed_size)
-      if (!(start >= 4 && size >= 0 && start + size <= file.byteLength - 8)) return `column ${name} lies outside the file`
-      const reader = { view: new DataView(file, start, size), offset: 0 }
+      if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
+      const reader = { view: chunk(start, size), offset: 0 }
       let values = 0
       while (reader.offset < size) {
         const at = start + reader.offset

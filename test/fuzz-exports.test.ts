@@ -2,7 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { EtlError } from '../src/errors.js'
-import { validateSource } from '../src/validate.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/node.js'
+import { validateExportStream, validateSource } from '../src/validate.js'
 import { writeArrow } from '../src/write-arrow.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -54,6 +58,36 @@ describe(`fuzzing validate with damaged exports (${RUNS} cases)`, () => {
           expect(e, String(e)).toBeInstanceOf(EtlError)
           expect((e as EtlError).message.split('\n')).toHaveLength(1)
         }
+      }),
+      { numRuns: RUNS, ...SEED },
+    )
+  }, 600_000)
+})
+
+describe(`Parquet read by ranges from a file reports exactly what the bytes in memory report (${RUNS} damaged cases)`, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranged-'))
+  const parquet = files.find((f) => f.name === 'rules.parquet')!
+  const outcome = async (run: () => Promise<unknown>) => {
+    try {
+      return { report: await run() }
+    } catch (e) {
+      return { error: e instanceof EtlError ? `${e.code}: ${e.message}` : `not an EtlError: ${String(e)}` }
+    }
+  }
+  it('gives the same report, or the same error line, both ways', async () => {
+    let n = 0
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 0, maxLength: 3 }), async (ops) => {
+        const bytes = mutate(parquet.bytes, ops)
+        const path = join(dir, `case-${n++}.parquet`)
+        writeFileSync(path, bytes)
+        const chunks = await inputFileChunks(path, MAX_EXPORT_BYTES).catch(() => null)
+        // An empty file is refused before either reader sees it.
+        if (chunks === null) return
+        expect(chunks.file?.size).toBe(bytes.length)
+        const inMemory = await outcome(() => validateSource('rules.parquet', bytes))
+        const ranged = await outcome(() => validateExportStream('rules.parquet', chunks))
+        expect(ranged).toEqual(inMemory)
       }),
       { numRuns: RUNS, ...SEED },
     )

@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { packColumn, transfers } from './packed-columns.mjs'
 
-const { format, buffer } = workerData
+// `buffer`: the file's bytes, moved here; or `path`: a regular file, read by ranges.
+const { format, buffer, path } = workerData
 
 // Wait until the reader has taken the previous batch.
 const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
@@ -17,12 +18,13 @@ const send = (batch) => {
 }
 
 async function decodeParquet() {
-  const { parquetMetadata, parquetRead, parquetSchema } = await import('hyparquet')
+  const { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } = await import('hyparquet')
   const { compressors: decoders } = await import('hyparquet-compressors')
   const { gunzipSync } = await import('node:zlib')
   // GZIP through Node's native zlib: twice as fast as the JavaScript one.
   const compressors = { ...decoders, GZIP: (input) => gunzipSync(input) }
-  const metadata = parquetMetadata(buffer)
+  const file = path === undefined ? buffer : await asyncBufferFromFile(path)
+  const metadata = path === undefined ? parquetMetadata(buffer) : await parquetMetadataAsync(file)
   const names = parquetSchema(metadata).children.map((c) => c.element.name)
   let rowStart = 0
   for (const [group, rowGroup] of metadata.row_groups.entries()) {
@@ -31,7 +33,7 @@ async function decodeParquet() {
     // Columns as decoded, without assembling a row object per row.
     const columns = new Map(names.map((n) => [n, new Array(rowCount)]))
     await parquetRead({
-      file: buffer,
+      file,
       metadata,
       rowStart,
       rowEnd,

@@ -1,0 +1,81 @@
+// Columns sent from the decoding worker as UTF-8 bytes and offsets in transferable buffers instead
+// of structured clones of JavaScript strings: the main thread then makes strings a batch of rows at
+// a time, which die young, rather than receiving a whole row group of them at once (3M Parquet rows
+// grew its heap past 600 MB). Plain JavaScript: the worker loads it from src/ (tests) and dist/.
+
+const encoder = new TextEncoder()
+
+/** A column of strings and nulls, or of lists of strings and nulls (or null), packed; anything else as it is. */
+export function packColumn(values) {
+  let strings = true
+  let lists = true
+  for (const v of values) {
+    if (v === null || v === undefined) continue
+    if (typeof v !== 'string') strings = false
+    if (!Array.isArray(v) || !v.every((e) => typeof e === 'string' || e === null)) lists = false
+    if (!strings && !lists) return { kind: 'plain', values }
+  }
+  if (strings) return { kind: 'strings', ...packStrings(values) }
+  const listStarts = new Int32Array(values.length + 1)
+  const missing = new Uint8Array(values.length)
+  const items = []
+  values.forEach((v, i) => {
+    if (v === null || v === undefined) missing[i] = v === null ? 1 : 2
+    else for (const e of v) items.push(e)
+    listStarts[i + 1] = items.length
+  })
+  return { kind: 'lists', listStarts, missing, items: packStrings(items) }
+}
+
+function packStrings(values) {
+  const starts = new Int32Array(values.length + 1)
+  // 1: null, 2: undefined (a row group may leave a value unset).
+  const missing = new Uint8Array(values.length)
+  let size = 0
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (typeof v === 'string') size += v.length * 3
+  }
+  let bytes = new Uint8Array(size)
+  let at = 0
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (typeof v === 'string') at += encoder.encodeInto(v, bytes.subarray(at)).written
+    else missing[i] = v === null ? 1 : 2
+    starts[i + 1] = at
+  }
+  bytes = bytes.slice(0, at)
+  return { bytes, starts, missing }
+}
+
+/** The buffers to move (not copy) with a packed column. */
+export function transfers(column) {
+  if (column.kind === 'strings') return [column.bytes.buffer, column.starts.buffer, column.missing.buffer]
+  if (column.kind === 'lists') return [column.listStarts.buffer, column.missing.buffer, column.items.bytes.buffer, column.items.starts.buffer, column.items.missing.buffer]
+  return []
+}
+
+const MISSING = [undefined, null, undefined]
+
+/** Value `i` of a packed column, made when asked. */
+export function valueAt(column, i) {
+  if (column.kind === 'plain') return column.values[i]
+  if (column.kind === 'strings') return stringAt(column, i)
+  if (column.missing[i] !== 0) return MISSING[column.missing[i]]
+  const out = []
+  for (let k = column.listStarts[i]; k < column.listStarts[i + 1]; k++) out.push(stringAt(column.items, k))
+  return out
+}
+
+function stringAt(strings, i) {
+  if (strings.missing[i] !== 0) return MISSING[strings.missing[i]]
+  const { bytes, starts } = strings
+  // Buffer's UTF-8 slice, where there is a Buffer (Node); else TextDecoder.
+  return utf8(bytes, starts[i], starts[i + 1])
+}
+
+const decoder = new TextDecoder()
+const utf8 =
+  typeof Buffer === 'function'
+    ? (bytes, from, to) => Buffer.prototype.utf8Slice.call(bytes, from, to)
+    : (bytes, from, to) => decoder.decode(bytes.subarray(from, to))

@@ -34,6 +34,8 @@ async function decodeParquet() {
     const columns = new Map(names.map((n) => [n, new Array(rowCount)]))
     await parquetRead({
       file,
+      // Text stays UTF-8 bytes here; the main thread decodes it a batch at a time (packed-columns.mjs).
+      parsers: { stringFromBytes: (bytes) => bytes },
       metadata,
       rowStart,
       rowEnd,

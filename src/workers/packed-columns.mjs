@@ -5,14 +5,18 @@
 
 const encoder = new TextEncoder()
 
+// A string, or its UTF-8 bytes as the decoder left them (decode-binary.mjs asks hyparquet not to
+// make strings at all: the main thread makes them, a batch at a time).
+const isText = (v) => typeof v === 'string' || v instanceof Uint8Array
+
 /** A column of strings and nulls, or of lists of strings and nulls (or null), packed; anything else as it is. */
 export function packColumn(values) {
   let strings = true
   let lists = true
   for (const v of values) {
     if (v === null || v === undefined) continue
-    if (typeof v !== 'string') strings = false
-    if (!Array.isArray(v) || !v.every((e) => typeof e === 'string' || e === null)) lists = false
+    if (!isText(v)) strings = false
+    if (!Array.isArray(v) || !v.every((e) => isText(e) || e === null)) lists = false
     if (!strings && !lists) return { kind: 'plain', values }
   }
   if (strings) return { kind: 'strings', ...packStrings(values) }
@@ -35,13 +39,17 @@ function packStrings(values) {
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
     if (typeof v === 'string') size += v.length * 3
+    else if (v instanceof Uint8Array) size += v.length
   }
   let bytes = new Uint8Array(size)
   let at = 0
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
     if (typeof v === 'string') at += encoder.encodeInto(v, bytes.subarray(at)).written
-    else missing[i] = v === null ? 1 : 2
+    else if (v instanceof Uint8Array) {
+      bytes.set(v, at)
+      at += v.length
+    } else missing[i] = v === null ? 1 : 2
     starts[i + 1] = at
   }
   bytes = bytes.slice(0, at)

@@ -51,8 +51,8 @@ function countByHash(lines: string[], doc: CrDocument, rows: RuleRow[]): { bodyW
   if (body.equals(kept)) return { bodyWords: body.words, lost: 0 }
   const counts = new WordCounts()
   let bodyWords = 0
-  const add = (a: number, b: number) => counts.add(a, b, 1)
-  const take = (a: number, b: number) => counts.add(a, b, -1)
+  const add = { word: (a: number, b: number) => counts.add(a, b, 1) }
+  const take = { word: (a: number, b: number) => counts.add(a, b, -1) }
   for (let i = doc.body.start; i < doc.body.end; i++) {
     if (headingLines.has(i + 1)) continue
     bodyWords += hashWords(sourceText(lines[i]!), add)
@@ -139,27 +139,13 @@ class WordSum {
   private b = 0
 
   add(text: string) {
-    let a = 0x811c9dc5
-    let b = 0x01000193
-    let inWord = false
-    for (let i = 0; i <= text.length; i++) {
-      const c = i < text.length ? text.charCodeAt(i) : 32
-      if (isWordChar(c)) {
-        if (!inWord) {
-          inWord = true
-          a = 0x811c9dc5
-          b = 0x01000193
-        }
-        a = Math.imul(a ^ c, 0x01000193)
-        b = Math.imul(b ^ c, 0x5bd1e995)
-      } else if (inWord) {
-        inWord = false
-        this.words++
-        // Finalised so that words differing in one character spread over the whole hash.
-        this.a = (this.a + Math.imul(a ^ (a >>> 15), 0x2c1b3c6d)) | 0
-        this.b = (this.b + Math.imul(b ^ (b >>> 13), 0x297a2d39)) | 0
-      }
-    }
+    this.words += hashWords(text, this)
+  }
+
+  word(a: number, b: number) {
+    // Finalised so that words differing in one character spread over the whole hash.
+    this.a = (this.a + Math.imul(a ^ (a >>> 15), 0x2c1b3c6d)) | 0
+    this.b = (this.b + Math.imul(b ^ (b >>> 13), 0x297a2d39)) | 0
   }
 
   equals(other: WordSum): boolean {
@@ -167,8 +153,13 @@ class WordSum {
   }
 }
 
-/** Calls `sink` with a 64-bit hash (two int32 halves) of each word (run of letters and digits); returns how many. */
-function hashWords(text: string, sink: (a: number, b: number) => void): number {
+/** What takes each word's hash. */
+interface WordSink {
+  word(a: number, b: number): void
+}
+
+/** Gives `sink` a 64-bit hash (two int32 halves) of each word (run of letters and digits); returns how many. */
+function hashWords(text: string, sink: WordSink): number {
   let n = 0
   let a = 0x811c9dc5
   let b = 0x01000193
@@ -186,7 +177,7 @@ function hashWords(text: string, sink: (a: number, b: number) => void): number {
     } else if (inWord) {
       inWord = false
       n++
-      sink(a, b)
+      sink.word(a, b)
     }
   }
   return n

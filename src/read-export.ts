@@ -275,8 +275,7 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
   }
   let checked: CheckedParquet
   try {
-    const read = (start: number, length: number) => {
-      const out = new Uint8Array(length)
+    const readInto = (out: Uint8Array, start: number, length: number) => {
       for (let got = 0; got < length; ) {
         const n = readSync(fd, out, got, length - got, start + got)
         if (n === 0) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (it ended at byte ${start + got}, before byte ${start + length})`)
@@ -284,6 +283,7 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
       }
       return out
     }
+    const read = (start: number, length: number) => readInto(new Uint8Array(length), start, length)
     const size = ref.size
     if (size < 12) return openParquet(name, read(0, size))
     const head = read(0, 4)
@@ -291,7 +291,15 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
     const footer = new DataView(tail.buffer).getUint32(0, true)
     if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return openParquet(name, read(0, size))
     const footerBytes = read(size - 8 - footer, footer + 8)
-    checked = checkedParquet(name, () => parquetMetadata(footerBytes.buffer), size, (start, length) => new DataView(read(start, length).buffer))
+    // Column chunks are read one after another into one buffer, grown as needed: 250 MB of chunks
+    // for 3M rows would otherwise be as many buffers for the collector to find.
+    let scratch = new Uint8Array(0)
+    const chunk = (start: number, length: number) => {
+      if (scratch.length < length) scratch = new Uint8Array(length)
+      readInto(scratch, start, length)
+      return new DataView(scratch.buffer, 0, length)
+    }
+    checked = checkedParquet(name, () => parquetMetadata(footerBytes), size, chunk)
   } finally {
     closeSync(fd)
   }

@@ -24,6 +24,19 @@ beforeAll(() => {
 })
 
 describe('mtg-rules build', () => {
+  it('--timings tells where the time went, stage by stage, summing to the total', () => {
+    const run = cli(['build', r.path, '--out', join(tmp, 'timed'), '--timings'])
+    expect(run.status).toBe(0)
+    const rows = [...run.stderr.matchAll(/^ {2}(.+?)\s+([\d.]+) ms$/gm)].map((m) => [m[1]!, Number(m[2])] as const)
+    const stages = rows.map(([s]) => s)
+    expect(stages.slice(0, 4)).toEqual(['node start, modules loaded, arguments read', 'read the file', 'read: decode', 'parse'])
+    for (const t of ['rules', 'glossary', 'rules_meta', 'references']) for (const f of ['parquet', 'jsonl', 'csv']) expect(stages).toContain(`write ${t}.${f}`)
+    expect(stages.at(-2)).toBe('write 15 files (staging folder, fsync, switch)')
+    const [, total] = rows.at(-1)!
+    const sum = rows.slice(0, -1).reduce((n, [, ms]) => n + ms, 0)
+    expect(Math.abs(sum - total)).toBeLessThan(0.5 + rows.length * 0.05)
+  })
+
   it('writes a manifest and a report that satisfy their schemas', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
     expect(validManifest(manifest), JSON.stringify(validManifest.errors)).toBe(true)

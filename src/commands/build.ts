@@ -25,13 +25,16 @@ export async function run(args: string[]): Promise<CommandResult> {
       strict: { type: 'boolean', default: false },
       arrow: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      timings: { type: 'boolean', default: false },
     },
   })
+  const timings = startTimings()
   const file = oneFile(positionals, 'build')
   const bytes = await readInputFile(file, MAX_TEXT_BYTES)
+  timings.mark('read the file')
   // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
   const arrow = values.arrow ? (await import('../write-arrow.js')).writeArrow : undefined
-  const result = buildDataset(basename(file), bytes, { strict: values.strict, ...(arrow ? { arrow } : {}) })
+  const result = buildDataset(basename(file), bytes, { strict: values.strict, mark: timings.mark, ...(arrow ? { arrow } : {}) })
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
   const { errors, warnings } = result.report.counts
@@ -41,6 +44,24 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
   await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
+  timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
   const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
-  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n`, result.report.valid ? 0 : 1)
+  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
+}
+
+/**
+ * Stage times for --timings: the first from the process's start (Node's own start and loading the
+ * modules), then each stage's, in milliseconds.
+ */
+function startTimings() {
+  const marks: [string, number][] = [['node start, modules loaded, arguments read', performance.now()]]
+  return {
+    mark: (stage: string) => void marks.push([stage, performance.now()]),
+    render() {
+      const rows = marks.map(([stage, at], i) => [stage, at - (i === 0 ? 0 : marks[i - 1]![1])] as const)
+      const width = Math.max(...rows.map(([s]) => s.length))
+      const lines = rows.map(([stage, ms]) => `  ${stage.padEnd(width)}  ${ms.toFixed(1).padStart(7)} ms`)
+      return `build: timings\n${lines.join('\n')}\n  ${'total (before exit)'.padEnd(width)}  ${marks.at(-1)![1].toFixed(1).padStart(7)} ms\n`
+    },
+  }
 }

@@ -1,6 +1,6 @@
 /** What each command takes: printed by `mtg-rules CMD --help`, `mtg-rules help CMD`, and after a usage mistake. */
 export const COMMAND_HELP: Record<string, string> = {
-  build: `Usage: mtg-rules build FILE [--out DIR] [--allow-errors] [--strict] [--arrow] [--force]
+  build: `Usage: mtg-rules build FILE [--out DIR] [--allow-errors] [--strict] [--arrow] [--force] [--timings]
 
 Build the rules, glossary, rules_meta and references tables (Parquet, JSONL, CSV; Arrow IPC with
 --arrow), the dataset card, report.json and manifest.json from a Comprehensive Rules text.
@@ -11,6 +11,7 @@ Options:
   --strict          count warnings as errors
   --arrow           also write <table>.arrow (Arrow IPC file) for every table
   --force           write into a folder that holds files this tool did not write
+  --timings         print on stderr where the time went, stage by stage, from the process's start
   --debug           print a stack trace on an internal error`,
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE]
 

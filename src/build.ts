@@ -1,6 +1,7 @@
 import { renderDatasetCard } from './card.js'
 import { checkDocument, checkInputOf } from './check.js'
-import { collectReferences } from './checks/index.js'
+import { collectReferences, type CheckRow } from './checks/index.js'
+import type { Reference } from './references.js'
 import { glossaryRows, referenceRows, rulesMetaRows } from './companions.js'
 import { makeManifest, type ExportFormat, type Manifest } from './manifest.js'
 import { normalizeRules } from './normalize.js'
@@ -60,10 +61,11 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
   const rows = located.map((r) => r.row)
   mark('normalize')
   const input = checkInputOf(document, located)
-  const { diagnostics, coverage } = checkDocument(lines, document, located, decoded)
+  const citations = new Map<CheckRow, Reference[]>()
+  const references = collectReferences(input, citations)
+  const { diagnostics, coverage } = checkDocument(lines, document, located, decoded, { ...input, citations })
   const report = makeReport({ file: sourceName, kind: 'cr-text', table: 'rules', rows: rows.length }, diagnostics, options.strict ?? false)
   mark('check (coverage included)')
-  const references = collectReferences(input)
 
   const tables = [
     { spec: RULES_TABLE, rows: rows as unknown as TableRow[] },

@@ -30,10 +30,17 @@ export function checkInputOf(doc: CrDocument, rows: LocatedRow[]): CheckInput {
 
 /**
  * Every diagnostic for a parsed CR text: what the parser reported, every check on its rows, and the
- * coverage check (`text-lost`) of the source `lines` against the rows.
+ * coverage check (`text-lost`) of the source `lines` against the rows. `input` (checkInputOf): pass
+ * the one the caller also gives collectReferences, so each row's citations are found once.
  */
-export function checkDocument(lines: string[], doc: CrDocument, rows: LocatedRow[], decoded?: DecodedText): { diagnostics: Diagnostic[]; coverage: Coverage } {
+export function checkDocument(
+  lines: string[],
+  doc: CrDocument,
+  rows: LocatedRow[],
+  decoded?: DecodedText,
+  input: CheckInput = checkInputOf(doc, rows),
+): { diagnostics: Diagnostic[]; coverage: Coverage } {
   const coverage = checkCoverage(lines, doc, rows.map((r) => r.row))
   const bytes = (decoded?.invalidBytes ?? []).map((b) => diagnostics.invalidByte(b.byte, b.offset, b.line))
-  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(checkInputOf(doc, rows)), ...coverage.diagnostics]), coverage }
+  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(input), ...coverage.diagnostics]), coverage }
 }

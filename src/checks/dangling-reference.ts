@@ -45,12 +45,17 @@ function rowReferences(row: CheckRow): Reference[] {
 
 /**
  * Every citation in rule text, examples and glossary definitions, each marked resolved or not:
- * the rows of the references table. The check below finds the same citations the same way.
+ * the rows of the references table. The check below finds the same citations the same way, or takes
+ * them from `citations` (filled here, row by row) rather than finding them twice.
  */
-export function collectReferences(input: CheckInput): ResolvedReference[] {
+export function collectReferences(input: CheckInput, citations?: Map<CheckRow, Reference[]>): ResolvedReference[] {
   const known = new KnownTargets(input.sections)
   for (const row of input.rows) if (row.number !== null) known.addRule(row.number)
-  const refs = input.rows.flatMap(rowReferences)
+  const refs = input.rows.flatMap((row) => {
+    const found = rowReferences(row)
+    citations?.set(row, found)
+    return found
+  })
   for (const entry of input.glossary) append(refs, extractReferences(entry.definition, `glossary:${entry.term}`, entry.line))
   return refs.map((r) => ({ ...r, resolved: known.has(r) }))
 }
@@ -66,7 +71,7 @@ export const danglingReferenceCheck: Check = {
       visit(row) {
         if (row.number === null) return
         known.addRule(row.number)
-        for (const ref of rowReferences(row)) if (!known.has(ref)) pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
+        for (const ref of context.citations?.get(row) ?? rowReferences(row)) if (!known.has(ref)) pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
       },
       finish() {
         const out = boundedDiagnostics()

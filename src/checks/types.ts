@@ -1,3 +1,4 @@
+import type { Reference } from '../references.js'
 import { boundedDiagnostics } from '../bounded.js'
 import { append } from '../append.js'
 import type { RuleNumber } from '../rule-number.js'
@@ -22,6 +23,8 @@ export interface CheckRow {
 export interface CheckContext {
   glossary: GlossaryEntry[]
   sections: Heading[]
+  /** Each row's citations when already found (collectReferences fills it for a build); else found again. */
+  citations?: Map<CheckRow, Reference[]>
 }
 
 export interface CheckInput extends CheckContext {

@@ -14,9 +14,10 @@ const PLACES_LISTED = 5
 export const duplicateNumberCheck: Check = {
   code: 'duplicate-number',
   start({ numbers: first }) {
-    // Where each number first stood: the shared map of numbers (its ordinal), and these columns.
-    const lines = new GrowingInt32()
-    const positions = new GrowingInt32()
+    // Where each number first stood: the shared map of numbers (its ordinal), and these columns —
+    // kept only once a row has a line, or a position other than its ordinal (Parquet rows need neither).
+    const lines = new SparseColumn(() => -1)
+    const positions = new SparseColumn((ordinal) => ordinal)
     const repeats = new Map<string, { count: number; places: Occurrence[] }>()
     return {
       visit(row, ordinal) {
@@ -54,11 +55,22 @@ function occurrence(line: number, position: number): Occurrence {
   return o
 }
 
-/** An Int32Array that grows as it is written: 4 bytes a row, where a JavaScript array of numbers takes 8 and more. */
-class GrowingInt32 {
-  private data = new Int32Array(1024)
+/**
+ * A value per ordinal that is `usual(ordinal)` until told otherwise: no memory while every value is
+ * the usual one, then an Int32Array that grows as it is written (4 bytes a row, where a JavaScript
+ * array of numbers takes 8 and more).
+ */
+class SparseColumn {
+  private data: Int32Array | null = null
+
+  constructor(private readonly usual: (ordinal: number) => number) {}
 
   set(i: number, value: number) {
+    if (this.data === null) {
+      if (value === this.usual(i)) return
+      this.data = new Int32Array(Math.max(1024, i + 1))
+      for (let k = 0; k < i; k++) this.data[k] = this.usual(k)
+    }
     if (i >= this.data.length) {
       const grown = new Int32Array(Math.max(i + 1, Math.ceil(this.data.length * 1.5)))
       grown.set(this.data)
@@ -68,6 +80,6 @@ class GrowingInt32 {
   }
 
   get(i: number): number {
-    return i < this.data.length ? this.data[i]! : -1
+    return this.data !== null && i < this.data.length ? this.data[i]! : this.usual(i)
   }
 }

@@ -46,8 +46,9 @@ export interface ExportRecords {
 }
 
 /**
- * Open an export from its bytes as they arrive: JSONL and CSV stream record by record; Parquet is
- * read whole (one row group). Tells which table the file holds (by its name, else by its columns).
+ * Open an export from its bytes as they arrive: JSONL and CSV stream record by record; Parquet comes
+ * a row group at a time, read by ranges when `chunks.file` names a regular file (never whole), else
+ * from the bytes; Arrow is read whole. Tells which table the file holds (by its name, else by its columns).
  * Malformed input throws EtlError EXPORT_MALFORMED, now or while the records are read.
  */
 export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array> & { file?: FileRef }): Promise<ExportStream> {

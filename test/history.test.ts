@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { diffReleases } from '../src/diff.js'
 import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history-lines.js'
+import { writeFilesInto } from '../src/output-folder.js'
+import { EtlError } from '../src/errors.js'
 import { startRulesHistory } from '../src/rules-history.js'
 import { RULES_HISTORY_TABLE } from '../src/tables.js'
 import { writeCsv } from '../src/write-csv.js'
@@ -29,6 +31,16 @@ describe('mtg-rules history', () => {
     expect(JSON.parse(readFileSync(join(out, '2026-06-19', 'manifest.json'), 'utf8')).counts.rules).toBe(3153)
     // Not a terminal: one plain progress line per release.
     expect(run.stderr.split('\n').filter((l) => /^history: \d\/\d /.test(l))).toHaveLength(facts.length)
+  })
+
+  it('a release folder a worker cannot write ends in one OUTPUT_UNWRITABLE line naming the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'staging-'))
+    writeFileSync(join(dir, 'rules.csv'), 'planted')
+    const attempt = () => writeFilesInto(dir, 'out-history/2026-08-07', [{ name: 'rules.csv', bytes: new Uint8Array([1]) }])
+    expect(attempt).toThrow(EtlError)
+    expect(attempt).toThrow(/^write: cannot write to out-history\/2026-08-07: /)
+    // Created exclusively: the planted file is left as it was.
+    expect(readFileSync(join(dir, 'rules.csv'), 'utf8')).toBe('planted')
   })
 
   it('goes on past a corrupted release, and exits 1', () => {

@@ -159,7 +159,8 @@ async function decodeInWorker(
   // there by ranges.
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
   const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
-    workerData: buffer ? { format, buffer } : { format, path: (source as FileRef).path },
+    // The text of a batch is packed outside the worker's heap: it gets the same limit.
+    workerData: { format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) },
     transferList: buffer ? [buffer] : [],
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   })
@@ -316,13 +317,14 @@ interface CheckedParquet {
 function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, chunk: (start: number, size: number) => DataView): CheckedParquet {
   try {
     const metadata = metadataOf()
-    const damage = damagedPage(metadata, size, chunk)
-    if (damage) throw new Error(damage)
     let largestGroup = 0
     for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
     // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so
     // V8 collects as it goes instead of growing towards 2 GiB; a file of huge row groups gets 2 GiB.
     const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
+    // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
+    const damage = damagedPage(metadata, size, chunk, heapMb * 1024 * 1024)
+    if (damage) throw new Error(damage)
     return { types: topLevelTypes(metadata.schema), heapMb }
   } catch (e) {
     if (e instanceof EtlError) throw e
@@ -343,8 +345,9 @@ const MAX_PAGE_BYTES = 256 * 1024 * 1024
  * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
  * Returns what is wrong, or null.
  */
-function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: number, size: number) => DataView): string | null {
-  for (const group of metadata.row_groups) {
+function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: number, size: number) => DataView, maxGroupBytes: number): string | null {
+  for (const [g, group] of metadata.row_groups.entries()) {
+    let unpacked = 0
     for (const column of group.columns) {
       const meta = column.meta_data
       if (!meta) continue
@@ -371,6 +374,8 @@ function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: nu
           return `page at byte ${at} of column ${name} has a damaged header`
         }
         if (!header.dictionary_page_header) values += count
+        unpacked += header.uncompressed_page_size
+        if (unpacked > maxGroupBytes) return `row group ${g} unpacks to more than ${Math.round(maxGroupBytes / 1024 / 1024)} MiB, the most its footer's sizes allow`
         reader.offset += compressed
       }
       if (values !== Number(meta.num_values)) return `column ${name} holds ${values} values in its pages, ${meta.num_values} in the footer`

@@ -148,3 +148,23 @@ it('a damaged Arrow file whose one row carries a huge list gives a report, not a
     delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
   }
 })
+
+describe('what a Parquet file unpacks to is bounded, outside the worker heap too', () => {
+  it('one dictionary value repeated on every row is refused once its text passes the row group limit', async () => {
+    // 300 rows that all name one 1 MiB text: a 1 MiB file that would unpack to 300 MiB of text.
+    const big = 'x'.repeat(1024 * 1024)
+    const rows = 300
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'number', data: Array.from({ length: rows }, (_, i) => `100.${i + 1}`) },
+          { name: 'text', data: Array.from({ length: rows }, () => big), encoding: 'RLE_DICTIONARY' },
+          { name: 'index', data: BigInt64Array.from({ length: rows }, (_, i) => BigInt(i)) },
+        ],
+      }),
+    )
+    expect(bytes.length).toBeLessThan(2 * 1024 * 1024)
+    const e = await failure('rules.parquet', bytes)
+    expect(e.message).toBe('read: rules.parquet is not a readable Parquet file (a column holds more than 256 MiB of text in one row group)')
+  })
+})

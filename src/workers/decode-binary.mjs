@@ -7,13 +7,13 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { packColumn, transfers } from './packed-columns.mjs'
 
 // `buffer`: the file's bytes, moved here; or `path`: a regular file, read by ranges.
-const { format, buffer, path } = workerData
+const { format, buffer, path, maxTextBytes } = workerData
 
 // Wait until the reader has taken the previous batch.
 const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
 // Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
 const send = (batch) => {
-  const columns = batch.columns.map(packColumn)
+  const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
   parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
 }
 

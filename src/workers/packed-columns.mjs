@@ -9,8 +9,12 @@ const encoder = new TextEncoder()
 // make strings at all: the main thread makes them, a batch at a time).
 const isText = (v) => typeof v === 'string' || v instanceof Uint8Array
 
-/** A column of strings and nulls, or of lists of strings and nulls (or null), packed; anything else as it is. */
-export function packColumn(values) {
+/**
+ * A column of strings and nulls, or of lists of strings and nulls (or null), packed; anything else as
+ * it is. Text of more than `maxBytes` (outside any heap limit: a damaged file's dictionary value
+ * repeated on every row) is refused with an error.
+ */
+export function packColumn(values, maxBytes = Infinity) {
   let strings = true
   let lists = true
   for (const v of values) {
@@ -19,7 +23,7 @@ export function packColumn(values) {
     if (!Array.isArray(v) || !v.every((e) => isText(e) || e === null)) lists = false
     if (!strings && !lists) return { kind: 'plain', values }
   }
-  if (strings) return { kind: 'strings', ...packStrings(values) }
+  if (strings) return { kind: 'strings', ...packStrings(values, maxBytes) }
   const listStarts = new Int32Array(values.length + 1)
   const missing = new Uint8Array(values.length)
   const items = []
@@ -28,20 +32,21 @@ export function packColumn(values) {
     else for (const e of v) items.push(e)
     listStarts[i + 1] = items.length
   })
-  return { kind: 'lists', listStarts, missing, items: packStrings(items) }
+  return { kind: 'lists', listStarts, missing, items: packStrings(items, maxBytes) }
 }
 
-function packStrings(values) {
+function packStrings(values, maxBytes) {
   const starts = new Int32Array(values.length + 1)
   // 1: null, 2: undefined (a row group may leave a value unset).
   const missing = new Uint8Array(values.length)
   let size = 0
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    if (typeof v === 'string') size += v.length * 3
+    if (typeof v === 'string') size += utf8Length(v)
     else if (v instanceof Uint8Array) size += v.length
   }
-  let bytes = new Uint8Array(size)
+  if (size > maxBytes) throw new Error(`a column holds more than ${Math.round(maxBytes / 1024 / 1024)} MiB of text in one row group`)
+  const bytes = new Uint8Array(size)
   let at = 0
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
@@ -52,8 +57,7 @@ function packStrings(values) {
     } else missing[i] = v === null ? 1 : 2
     starts[i + 1] = at
   }
-  bytes = bytes.slice(0, at)
-  return { bytes, starts, missing }
+  return { bytes: at === size ? bytes : bytes.slice(0, at), starts, missing }
 }
 
 /** The buffers to move (not copy) with a packed column. */
@@ -83,6 +87,7 @@ function stringAt(strings, i) {
 }
 
 const decoder = new TextDecoder()
+const utf8Length = typeof Buffer === 'function' ? (s) => Buffer.byteLength(s, 'utf8') : (s) => s.length * 3
 const utf8 =
   typeof Buffer === 'function'
     ? (bytes, from, to) => Buffer.prototype.utf8Slice.call(bytes, from, to)

@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream'
 import { parse as csvParser } from 'csv-parse'
 import { EtlError } from './errors.js'
+import { MAX_CSV_RECORD } from './limits.js'
 
 /** One CSV record: its fields, and the 1-based lines where it starts and ends. */
 export interface CsvRecord {
@@ -9,8 +10,7 @@ export interface CsvRecord {
   endLine: number
 }
 
-/** A record longer than this is refused: an export row is a few kilobytes. */
-export const MAX_CSV_RECORD = 16 * 1024 * 1024
+export { MAX_CSV_RECORD }
 
 const UNQUOTED = /[^,"\r\n]*/y
 

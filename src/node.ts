@@ -91,7 +91,7 @@ async function readUnsized(path: string, st: Stats, maxBytes: number): Promise<U
  * An input file as a stream of chunks, its size capped while it is read (a device or FIFO has no
  * size to check first).
  */
-export async function inputFileChunks(path: string, maxBytes: number): Promise<AsyncIterable<Uint8Array> & { file?: { path: string; size: number } }> {
+export async function inputFileChunks(path: string, maxBytes: number): Promise<AsyncIterable<Uint8Array> & { file?: { path: string; size: number }; again?: () => AsyncIterable<Uint8Array> }> {
   const st = inputStat(path)
   if (!st.isFile()) {
     const bytes = await readUnsized(path, st, maxBytes)
@@ -102,9 +102,9 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<A
   checkSize(path, st.size, maxBytes)
   if (st.size === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
   // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
-  // read the chunks; the stream is opened only when they are read.
+  // read the chunks, and how to read it again (the clean proof reads first); a stream is opened only when read.
   const file = { path, size: st.size }
-  return Object.assign(chunksOf(path, maxBytes), { file })
+  return Object.assign(chunksOf(path, maxBytes), { file, again: () => chunksOf(path, maxBytes) })
 }
 
 function chunksOf(path: string, maxBytes: number): AsyncGenerator<Uint8Array> {

@@ -6,7 +6,10 @@ import { csvRecords } from './csv-records.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
 import { describeFsError } from './fs-errors.js'
-import { ALL_TABLES, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
+import { MAX_JSONL_LINE, MAX_KEYS } from './limits.js'
+import { detectTable, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
+
+export { detectTable }
 import type { Diagnostic } from './types.js'
 import { valueAt, type PackedColumn } from './workers/packed-columns.mjs'
 
@@ -78,16 +81,6 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
   return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
 
-/** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
-export function detectTable(name: string, columns: string[]): TableSpec {
-  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
-  const byName = ALL_TABLES.find((t) => t.name === stem)
-  if (byName) return byName
-  const has = new Set(columns)
-  const scored = ALL_TABLES.map((t) => ({ t, hits: t.columns.filter((c) => has.has(c.name)).length }))
-  const best = scored.reduce((a, b) => (b.hits > a.hits ? b : a))
-  return best.hits > 2 ? best.t : RULES_TABLE
-}
 
 /** The whole file in a buffer of its own (it is moved to a worker later, so never the caller's). */
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
@@ -269,13 +262,23 @@ export interface FileRef {
  * footer that does not fit the file goes the in-memory way, for the same error.
  */
 async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream> {
+  const checked = checkParquetFile(name, ref)
+  if (checked instanceof Uint8Array) return openParquet(name, checked)
+  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
+}
+
+/**
+ * A Parquet file's footer read and every page header checked, by ranges (see damagedPage): what its
+ * columns are and the heap a worker needs to decode a row group. A file whose frame does not hold a
+ * footer comes back whole, to be refused by the in-memory path with the same error. EtlError when damaged.
+ */
+export function checkParquetFile(name: string, ref: FileRef): CheckedParquet | Uint8Array {
   let fd: number
   try {
     fd = openSync(ref.path, 'r')
   } catch (e) {
     throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${ref.path}: ${describeFsError(e)}`)
   }
-  let checked: CheckedParquet
   try {
     const readInto = (out: Uint8Array, start: number, length: number) => {
       for (let got = 0; got < length; ) {
@@ -287,11 +290,11 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
     }
     const read = (start: number, length: number) => readInto(new Uint8Array(length), start, length)
     const size = ref.size
-    if (size < 12) return openParquet(name, read(0, size))
+    if (size < 12) return read(0, size)
     const head = read(0, 4)
     const tail = read(size - 8, 8)
     const footer = new DataView(tail.buffer).getUint32(0, true)
-    if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return openParquet(name, read(0, size))
+    if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return read(0, size)
     const footerBytes = read(size - 8 - footer, footer + 8)
     // Column chunks are read one after another into one buffer, grown as needed: 250 MB of chunks
     // for 3M rows would otherwise be as many buffers for the collector to find.
@@ -301,16 +304,16 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
       readInto(scratch, start, length)
       return new DataView(scratch.buffer, 0, length)
     }
-    checked = checkedParquet(name, () => parquetMetadata(footerBytes), size, chunk)
+    return checkedParquet(name, () => parquetMetadata(footerBytes), size, chunk)
   } finally {
     closeSync(fd)
   }
-  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
 }
 
-interface CheckedParquet {
+export interface CheckedParquet {
   types: Map<string, string>
   heapMb: number
+  rowGroups: number
 }
 
 /** The footer read and every page header checked (see damagedPage); the worker's heap size. */
@@ -325,7 +328,7 @@ function checkedParquet(name: string, metadataOf: () => FileMetaData, size: numb
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
     const damage = damagedPage(metadata, size, chunk, heapMb * 1024 * 1024)
     if (damage) throw new Error(damage)
-    return { types: topLevelTypes(metadata.schema), heapMb }
+    return { types: topLevelTypes(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
   } catch (e) {
     if (e instanceof EtlError) throw e
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
@@ -445,10 +448,7 @@ function fromArrow(v: unknown): unknown {
 
 // --- JSONL ---------------------------------------------------------------------------------
 
-/** A JSONL line longer than this is refused: an export row is a few kilobytes. */
-export const MAX_JSONL_LINE = 16 * 1024 * 1024
-/** A row with more keys than this is refused: our tables have at most eight columns. */
-export const MAX_KEYS = 1000
+export { MAX_JSONL_LINE, MAX_KEYS }
 
 async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
   const pieces = text[Symbol.asyncIterator]()

@@ -88,3 +88,14 @@ export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE]
 export function tableByName(name: string): TableSpec | undefined {
   return ALL_TABLES.find((t) => t.name === name)
 }
+
+/** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
+export function detectTable(name: string, columns: string[]): TableSpec {
+  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
+  const byName = ALL_TABLES.find((t) => t.name === stem)
+  if (byName) return byName
+  const has = new Set(columns)
+  const scored = ALL_TABLES.map((t) => ({ t, hits: t.columns.filter((c) => has.has(c.name)).length }))
+  const best = scored.reduce((a, b) => (b.hits > a.hits ? b : a))
+  return best.hits > 2 ? best.t : RULES_TABLE
+}

@@ -2,15 +2,14 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { knownRulesOf, type KnownRules } from '../checks/companion.js'
+import type { KnownRules } from '../checks/companion.js'
 import { EtlError } from '../errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown } from '../format.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../node.js'
-import { openExport } from '../read-export.js'
 import type { Report } from '../report.js'
 import { ALL_TABLES } from '../tables.js'
-import { sourceKindOf, validateExportStream, validateText } from '../validate.js'
-import { verifyManifest } from '../verify-manifest.js'
+// Light modules only: a rules export proved clean needs no reader or check (see validate-export.ts).
+import { sourceKindOf, validateExportStream } from '../validate-export.js'
 import { ok, type CommandResult } from './_shared.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
@@ -55,7 +54,10 @@ function isDirectory(path: string): boolean {
 }
 
 async function validateFile(file: string, strict: boolean, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
-  if (sourceKindOf(file) === 'cr-text') return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
+  if (sourceKindOf(file) === 'cr-text') {
+    const { validateText } = await import('../validate.js')
+    return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
+  }
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
   const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
@@ -75,6 +77,7 @@ async function validateFolder(dir: string, strict: boolean): Promise<Report[]> {
   const knownRules = rulesFile ? await readKnownRules(join(dir, rulesFile)) : undefined
   for (const name of names) reports.push(await validateFile(join(dir, name), strict, undefined, knownRules))
   if (hasManifest) {
+    const { verifyManifest } = await import('../verify-manifest.js')
     const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))
     const files = readdirSync(dir)
       .filter((n) => statSync(join(dir, n)).isFile())
@@ -97,6 +100,7 @@ function companionRulesFile(file: string): string | null {
 async function readKnownRules(file: string) {
   const kind = sourceKindOf(file)
   if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
+  const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../read-export.js'), import('../checks/companion.js')])
   const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
   if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
   const numbers: string[] = []

@@ -18,43 +18,16 @@ const send = (batch) => {
 }
 
 async function decodeParquet() {
-  const { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } = await import('hyparquet')
-  const { compressors: decoders } = await import('hyparquet-compressors')
-  const { gunzipSync } = await import('node:zlib')
-  // GZIP through Node's native zlib: twice as fast as the JavaScript one.
-  const compressors = { ...decoders, GZIP: (input) => gunzipSync(input) }
-  const file = path === undefined ? buffer : await asyncBufferFromFile(path)
-  const metadata = path === undefined ? parquetMetadata(buffer) : await parquetMetadataAsync(file)
-  const names = parquetSchema(metadata).children.map((c) => c.element.name)
-  let rowStart = 0
-  for (const [group, rowGroup] of metadata.row_groups.entries()) {
-    const rowCount = Number(rowGroup.num_rows)
-    const rowEnd = rowStart + rowCount
-    // Columns as decoded, without assembling a row object per row.
-    const columns = new Map(names.map((n) => [n, new Array(rowCount)]))
-    await parquetRead({
-      file,
-      // Text stays UTF-8 bytes here; the main thread decodes it a batch at a time (packed-columns.mjs).
-      parsers: { stringFromBytes: (bytes) => bytes },
-      metadata,
-      rowStart,
-      rowEnd,
-      compressors,
-      onChunk: ({ columnName, columnData, rowStart: from }) => {
-        const column = columns.get(columnName)
-        if (!column) return
-        for (let i = 0; i < columnData.length; i++) {
-          const at = from + i - rowStart
-          if (at >= 0 && at < rowCount) column[at] = columnData[i]
-        }
-      },
-    })
+  const { openParquetSource, decodeRowGroup } = await import('./parquet-groups.mjs')
+  const source = await openParquetSource({ buffer, path })
+  const groups = source.metadata.row_groups.length
+  for (let group = 0; group < groups; group++) {
+    const { columns, rowCount } = await decodeRowGroup(source, group)
     // One row group ahead: this one was decoded while the reader checked the last; send it when asked.
     if (group > 0) await asked()
-    send({ names, columns: names.map((n) => columns.get(n)), rowCount, types: null, group, last: group === metadata.row_groups.length - 1 })
-    rowStart = rowEnd
+    send({ names: source.names, columns, rowCount, types: null, group, last: group === groups - 1 })
   }
-  if (metadata.row_groups.length === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, last: true })
+  if (groups === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, last: true })
 }
 
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)

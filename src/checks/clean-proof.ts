@@ -1,0 +1,205 @@
+import { extractReferences } from '../references.js'
+import { letterRank } from '../rule-number.js'
+
+/**
+ * A proof, row by row, that the rules checks (schema, duplicate-number, order, index, gap,
+ * dangling-reference, example-as-row) find nothing in a rules export, in a fraction of what running
+ * them costs: no row objects, no diagnostics, only what "nothing to report" implies. Each row's
+ * number must be the one right after the previous row's (100.1, 100.1a, 100.1b, 100.2, 101.1, …:
+ * anything else is a finding of order, gap or duplicate-number), its index its position, its text
+ * and examples non-empty, its text not an "Example", and every citation must resolve.
+ *
+ * The proof is one-sided: failing means only "not proved" — the exact checks then run and say what
+ * is wrong (or that nothing is). It never says clean where the checks would report anything: the
+ * property tests hold it to that on damaged exports.
+ *
+ * A file may be proved in parts, one per core: each part proves its own rows from wherever they
+ * start, and mergeProofs joins the parts (see ProofPart).
+ */
+export class CleanProof {
+  private failed = false
+  /** Rows proved so far. */
+  rows = 0
+  private firstIndex = 0
+  private first: RuleKey | null = null
+  private prev: RuleKey = { section: 0, rule: 0, rank: 0 }
+  /** Packed numbers (section, rule, letters rank; 10 bits each), strictly increasing. */
+  private keys = new Int32Array(1 << 12)
+  private readonly sections = new Uint8Array(1000)
+  /** Citation targets not resolved by the rows before them (forward or dangling), each once. */
+  private readonly pending = new Set<string>()
+
+  get proved(): boolean {
+    return !this.failed
+  }
+
+  fail(): false {
+    this.failed = true
+    return false
+  }
+
+  /** One row, from its number's parts (`rank`: the subrule letters' letterRank) and its index. */
+  number(section: number, rule: number, rank: number, index: number): boolean {
+    if (this.failed) return false
+    if (!(section >= 100 && section <= 999 && rule >= 1 && rule <= 1023 && rank >= 0 && rank <= 1023)) return this.fail()
+    const cur = { section, rule, rank }
+    if (this.rows === 0) {
+      this.first = cur
+      this.firstIndex = index
+    } else if (index !== this.firstIndex + this.rows || !follows(this.prev, cur)) return this.fail()
+    this.prev = cur
+    this.sections[section] = 1
+    if (this.rows === this.keys.length) {
+      const grown = new Int32Array(this.keys.length * 2)
+      grown.set(this.keys)
+      this.keys = grown
+    }
+    this.keys[this.rows++] = packKey(section, rule, rank)
+    return true
+  }
+
+  /** One row from its number as written: the schema's pattern, or the proof fails. */
+  numberText(number: string, index: number): boolean {
+    const m = RULE_NUMBER.exec(number)
+    if (!m) return this.fail()
+    return this.number(Number(m[1]), Number(m[2]), letterRank(m[3]!), index)
+  }
+
+  /** A rule's text (after number()): non-empty, not an example, its citations resolvable. */
+  text(text: string): boolean {
+    if (this.failed) return false
+    if (text.length === 0 || text.startsWith('Example')) return this.fail()
+    return this.cites(text)
+  }
+
+  example(example: string): boolean {
+    if (this.failed) return false
+    if (example.length === 0) return this.fail()
+    return this.cites(example)
+  }
+
+  /** The citations of a text or example whose other conditions are already proved. */
+  cites(text: string): boolean {
+    if (this.failed) return false
+    for (const ref of extractReferences(text, '')) {
+      if (resolves(ref.kind, ref.target, this.keys, this.rows, this.sections)) continue
+      this.pending.add(`${ref.kind} ${ref.target}`)
+      // A file citing endless distinct missing targets is not worth proving clean.
+      if (this.pending.size > MAX_PENDING) return this.fail()
+    }
+    return true
+  }
+
+  /** What this part proved, for mergeProofs (plain data: it crosses from a worker). */
+  part(): ProofPart {
+    return {
+      failed: this.failed,
+      rows: this.rows,
+      firstIndex: this.firstIndex,
+      first: this.first,
+      last: this.rows === 0 ? null : this.prev,
+      keys: this.keys.slice(0, this.rows),
+      sections: this.sections,
+      pending: [...this.pending],
+    }
+  }
+}
+
+export interface RuleKey {
+  section: number
+  rule: number
+  rank: number
+}
+
+/** What one part of a file proved: its rows from wherever they start, and what they leave to resolve. */
+export interface ProofPart {
+  failed: boolean
+  rows: number
+  /** The index of its first row, and the first and last numbers (null without rows). */
+  firstIndex: number
+  first: RuleKey | null
+  last: RuleKey | null
+  keys: Int32Array
+  sections: Uint8Array
+  /** Citations (`kind target`) its own rows did not resolve. */
+  pending: string[]
+}
+
+/**
+ * Join the parts of a file, in file order: the row count when together they are clean (the file
+ * starts at index 0 with a rule 1, each part starts right after the one before, every citation
+ * resolves), else null.
+ */
+export function mergeProofs(parts: ProofPart[]): number | null {
+  let rows = 0
+  let last: RuleKey | null = null
+  const sections = new Uint8Array(1000)
+  for (const p of parts) {
+    if (p.failed) return null
+    if (p.rows === 0) continue
+    const first = p.first!
+    if (p.firstIndex !== rows) return null
+    if (last === null ? first.rule !== 1 || first.rank !== 0 : !follows(last, first)) return null
+    rows += p.rows
+    last = p.last
+    for (let s = 0; s < 1000; s++) sections[s]! |= p.sections[s]!
+  }
+  if (rows === 0) return null
+  const keys = new Int32Array(rows)
+  let at = 0
+  for (const p of parts) {
+    keys.set(p.keys, at)
+    at += p.keys.length
+  }
+  for (const p of parts) {
+    for (const item of p.pending) {
+      const space = item.indexOf(' ')
+      if (!resolves(item.slice(0, space), item.slice(space + 1), keys, rows, sections)) return null
+    }
+  }
+  return rows
+}
+
+/**
+ * Whether `cur` is the number right after `prev` with nothing to report: the next subrule of the
+ * same rule, the next rule of the same section, or rule 1 of a later section.
+ */
+function follows(prev: RuleKey, cur: RuleKey): boolean {
+  if (cur.section !== prev.section) return cur.section > prev.section && cur.rule === 1 && cur.rank === 0
+  return cur.rule === prev.rule ? cur.rank === prev.rank + 1 : cur.rule === prev.rule + 1 && cur.rank === 0
+}
+
+function packKey(section: number, rule: number, rank: number): number {
+  return ((section - 100) << 20) | (rule << 10) | rank
+}
+
+/** Whether a citation's target exists among the rows proved (as KnownTargets decides it). */
+function resolves(kind: string, target: string, keys: Int32Array, rows: number, sections: Uint8Array): boolean {
+  if (kind === 'chapter') {
+    const c = target.charCodeAt(0) - 48
+    if (target.length !== 1 || c < 1 || c > 9) return false
+    for (let s = c * 100; s < c * 100 + 100; s++) if (sections[s]) return true
+    return false
+  }
+  if (kind === 'section') return /^[1-9]\d\d$/.test(target) && sections[Number(target)] === 1
+  const m = RULE_NUMBER.exec(target)
+  if (!m) return false
+  const rule = Number(m[2])
+  if (rule > 1023) return false
+  // The keys are sorted: a binary search, no index to build.
+  const key = packKey(Number(m[1]), rule, letterRank(m[3]!))
+  let lo = 0
+  let hi = rows - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const k = keys[mid]!
+    if (k === key) return true
+    if (k < key) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
+}
+
+// The row schema's pattern, with its parts captured (a rule of more than nine digits cannot be proved).
+const RULE_NUMBER = /^([1-9][0-9]{2})\.([1-9][0-9]{0,8})([a-km-np-z]{0,2})$/
+const MAX_PENDING = 100_000

@@ -1,0 +1,179 @@
+import { Buffer, isUtf8 } from 'node:buffer'
+import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
+import { ByteView } from './clean-view.js'
+import { MAX_CSV_RECORD } from './limits.js'
+
+/**
+ * Prove a CSV rules export clean straight from its bytes (see CleanProof): the header must be
+ * `number,text,examples,index`, and each record is read in the RFC 4180 subset csv-records
+ * tokenises, from a one-byte view, without building a record; only texts that may cite and
+ * non-empty example lists are decoded. The row count when clean, else null.
+ */
+export async function proveCsvClean(chunks: AsyncIterable<Uint8Array>): Promise<number | null> {
+  return mergeProofs([await proveCsvPart(chunks, true)])
+}
+
+/**
+ * The proof of whole records from the start of a file (`header`) or from a record's start. A part
+ * that ends inside a record (a quote never closed) fails: so a file cut at a line inside a quoted
+ * field is never proved by parts (see prove-file.ts).
+ */
+export async function proveCsvPart(chunks: AsyncIterable<Uint8Array>, header: boolean): Promise<ProofPart> {
+  const proof = new CleanProof()
+  const records = new RecordReader(proof, header)
+  let carry: Buffer | null = null
+  try {
+    for await (const chunk of chunks) {
+      const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+      const buf: Buffer = carry ? Buffer.concat([carry, piece]) : piece
+      const done = records.region(buf, false)
+      if (done < 0) break
+      carry = done < buf.length ? Buffer.from(buf.subarray(done)) : null
+      if (carry && carry.length > MAX_CSV_RECORD) proof.fail()
+      if (!proof.proved) break
+    }
+    if (proof.proved && carry) records.region(carry, true)
+    if (proof.proved && header && records.atHeader) proof.fail()
+  } catch {
+    proof.fail()
+  }
+  return proof.part()
+}
+
+const HEADER = 'number,text,examples,index'
+const FIELD_END = /[,"\r\n]/g
+const INDEX = /^-?\d{1,15}$/
+
+/** Records of a region, each held to the proof. */
+class RecordReader {
+  private readonly bytes = new ByteView()
+  atHeader: boolean
+  // The fields of the record being read: where each starts and ends, and whether it holds a "".
+  private readonly starts = [0, 0, 0, 0]
+  private readonly ends = [0, 0, 0, 0]
+  private readonly doubled = [false, false, false, false]
+
+  constructor(
+    private readonly proof: CleanProof,
+    header: boolean,
+  ) {
+    this.atHeader = header
+  }
+
+  /**
+   * The complete records at the start of buf (all of them when `final`): where the first record not
+   * read begins, or -1 when the proof failed.
+   */
+  region(buf: Buffer, final: boolean): number {
+    const bytes = this.bytes
+    const view = bytes.load(buf, 0, buf.length)
+    let at = 0
+    if (this.atHeader) {
+      // A byte order mark is dropped, as the exact path's decoder drops it.
+      if (view.startsWith('\xef\xbb\xbf')) at = 3
+      if (view.length - at < HEADER.length + 2 && !final) return 0
+      if (!view.startsWith(HEADER, at)) return this.stop()
+      at = lineEnd(view, at + HEADER.length, final)
+      if (at < 0) return this.stop()
+      this.atHeader = false
+    }
+    const from = at
+    for (;;) {
+      if (at >= view.length) break
+      const end = this.record(at, final)
+      if (end === -1) break
+      // The exact path may refuse a record this long (in characters, never more than its bytes).
+      if (end === -2 || end - at > MAX_CSV_RECORD || !this.check()) return this.stop()
+      at = end
+    }
+    // Whole records end at a line end, never inside a UTF-8 sequence.
+    if (!isUtf8(buf.subarray(from, at)) || (final && at < view.length)) return this.stop()
+    return at
+  }
+
+  private stop(): -1 {
+    this.proof.fail()
+    return -1
+  }
+
+  /** One record's fields from `at`: where the next begins, -1 when more bytes are needed, -2 when it cannot be proved. */
+  private record(at: number, final: boolean): number {
+    const view = this.bytes.view
+    let i = at
+    for (let f = 0; ; f++) {
+      if (f === 4) return -2
+      this.doubled[f] = false
+      if (view.charCodeAt(i) === 0x22) {
+        let from = i + 1
+        for (;;) {
+          const q = view.indexOf('"', from)
+          if (q < 0) return final ? -2 : -1
+          if (view.charCodeAt(q + 1) === 0x22) {
+            this.doubled[f] = true
+            from = q + 2
+            continue
+          }
+          if (q + 1 >= view.length && !final) return -1
+          this.starts[f] = i + 1
+          this.ends[f] = q
+          i = q + 1
+          break
+        }
+      } else {
+        const e = Math.min(view.length, nextOf(FIELD_END, view, i))
+        if (view.charCodeAt(e) === 0x22) return -2
+        this.starts[f] = i
+        this.ends[f] = e
+        i = e
+      }
+      if (view.charCodeAt(i) === 0x2c) {
+        i++
+        continue
+      }
+      if (i >= view.length && !final) return -1
+      if (f !== 3) return -2
+      if (i >= view.length) return i
+      const end = lineEnd(view, i, final)
+      return end === -1 ? -1 : end < 0 ? -2 : end
+    }
+  }
+
+  /** The record just read, held to the proof. */
+  private check(): boolean {
+    const { bytes, proof, starts, ends, doubled } = this
+    const view = bytes.view
+    const [numberAt, textAt, examplesAt, indexAt] = starts as [number, number, number, number]
+    if (doubled[0] || bytes.ruleNumber(numberAt) !== ends[0]) return proof.fail()
+    const indexText = view.slice(indexAt, ends[3])
+    if (doubled[3] || !INDEX.test(indexText)) return proof.fail()
+    if (!proof.number(bytes.section, bytes.rule, bytes.rank, Number(indexText))) return false
+    if (ends[1] === textAt || view.startsWith('Example', textAt)) return proof.fail()
+    const text = bytes.citing(textAt, ends[1]!)
+    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text)) return false
+    if (ends[2]! - examplesAt === 2 && view.startsWith('[]', examplesAt)) return true
+    let examples: unknown
+    try {
+      const written = bytes.string(examplesAt, ends[2]!)
+      examples = JSON.parse(doubled[2] ? written.replaceAll('""', '"') : written)
+    } catch {
+      return proof.fail()
+    }
+    if (!Array.isArray(examples)) return proof.fail()
+    for (const e of examples) if (typeof e !== 'string' || !proof.example(e)) return proof.fail()
+    return true
+  }
+}
+
+/** Past the line end (\r\n, \n or \r) at `i`: -1 when more bytes may be needed, -2 when none is there. */
+function lineEnd(view: string, i: number, final: boolean): number {
+  const c = view.charCodeAt(i)
+  if (c === 0x0a) return i + 1
+  if (c !== 0x0d) return i >= view.length && final ? i : -2
+  if (i + 1 >= view.length && !final) return -1
+  return view.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1
+}
+
+function nextOf(pattern: RegExp, view: string, from: number): number {
+  pattern.lastIndex = from
+  return pattern.exec(view)?.index ?? view.length
+}

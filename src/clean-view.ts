@@ -1,0 +1,89 @@
+import { Buffer } from 'node:buffer'
+import { SUBRULE_LETTERS } from './rule-number.js'
+
+const NON_ASCII = /[\x80-\xff]/g
+// Where a text may cite: extractReferences needs a keyword, whitespace, then a digit, so a text
+// without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing, and is
+// never decoded. (Looking for the keywords too costs more than it saves.)
+const MAY_CITE = /[\s\x80-\xff][0-9]/g
+
+// Rank of each subrule letter by its character code (0: not a subrule letter).
+const LETTER_RANK = new Uint8Array(128)
+for (let i = 0; i < SUBRULE_LETTERS.length; i++) LETTER_RANK[SUBRULE_LETTERS.charCodeAt(i)] = i + 1
+
+/**
+ * UTF-8 bytes seen one byte per character (as latin1 decodes them), for the clean proofs of JSONL and
+ * CSV: their syntax is ASCII, so it is found with native string searches on this view; a text is the
+ * view itself when it is ASCII, and is decoded from the bytes only when it is not. Positions are in
+ * the view, which starts at `base` in `buf`.
+ */
+export class ByteView {
+  view = ''
+  private buf: Buffer = Buffer.alloc(0)
+  private base = 0
+  // The next position of a non-ASCII character, and of a possible citation (searched on demand).
+  private nonAscii = 0
+  private mayCite = 0
+  /** The parts of the number last read by ruleNumber(). */
+  section = 0
+  rule = 0
+  rank = 0
+
+  load(buf: Buffer, from: number, to: number): string {
+    this.buf = buf
+    this.base = from
+    this.view = buf.toString('latin1', from, to)
+    this.nonAscii = next(NON_ASCII, this.view, 0)
+    this.mayCite = next(MAY_CITE, this.view, 0)
+    return this.view
+  }
+
+  /**
+   * A text of the view, for its citations: '' when it cannot cite, else the text. Texts are asked for
+   * in the order they stand.
+   */
+  citing(from: number, to: number): string {
+    if (this.mayCite < from) this.mayCite = next(MAY_CITE, this.view, from)
+    if (this.mayCite >= to) return ''
+    return this.string(from, to)
+  }
+
+  /** The text at from..to, decoded from the bytes only when it is not ASCII. */
+  string(from: number, to: number): string {
+    if (this.nonAscii < from) this.nonAscii = next(NON_ASCII, this.view, from)
+    if (this.nonAscii >= to) return this.view.slice(from, to)
+    return this.buf.toString('utf8', this.base + from, this.base + to)
+  }
+
+  /**
+   * A rule number as the row schema writes it (three digits, a dot, the rule, up to two subrule
+   * letters) from `at`, not past `end`, its parts kept in section, rule and rank: where it ends, or -1.
+   */
+  ruleNumber(at: number, end = this.view.length): number {
+    const view = this.view
+    const d0 = view.charCodeAt(at) - 48, d1 = view.charCodeAt(at + 1) - 48, d2 = view.charCodeAt(at + 2) - 48
+    if (!(at + 4 < end && d0 >= 1 && d0 <= 9 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 && view.charCodeAt(at + 3) === 0x2e)) return -1
+    let i = at + 4
+    let rule = 0
+    // More than nine digits cannot be proved (nor is there such a rule).
+    for (let d = view.charCodeAt(i) - 48; d >= 0 && d <= 9 && i - at < 13 && i < end; d = view.charCodeAt(++i) - 48) rule = rule * 10 + d
+    if (i === at + 4 || view.charCodeAt(at + 4) === 48) return -1
+    let rank = 0
+    for (let letters = 0; letters < 2 && i < end; letters++, i++) {
+      const c = view.charCodeAt(i)
+      const r = c < 128 ? LETTER_RANK[c]! : 0
+      if (r === 0) break
+      rank = rank * SUBRULE_LETTERS.length + r
+    }
+    this.section = 100 * d0 + 10 * d1 + d2
+    this.rule = rule
+    this.rank = rank
+    return i
+  }
+}
+
+/** Where `pattern` (global) next matches in `view` from `from`, or Infinity. */
+export function next(pattern: RegExp, view: string, from: number): number {
+  pattern.lastIndex = from
+  return pattern.exec(view)?.index ?? Infinity
+}

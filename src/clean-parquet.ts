@@ -1,64 +1,82 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import { CleanProof, type ProofPart } from './checks/clean-proof.js'
 import { ByteView } from './clean-view.js'
+import type { ByteArrayPages } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
-/** The columns of one decoded row group of a rules export, packed (packed-columns.mjs). */
+/** The columns of one row group of a rules export: text as ranges of pages, lists packed. */
 export interface RulesColumns {
-  number: PackedColumn
-  text: PackedColumn
+  number: ByteArrayPages
+  text: ByteArrayPages
+  /** Packed by packed-columns.mjs from what hyparquet decoded. */
   examples: PackedColumn
-  index: PackedColumn
+  /** NaN where not a number the exact path would compare. */
+  index: Float64Array
 }
 
 /**
- * The proof of one row group (see CleanProof), straight from its packed columns: numbers and texts
- * are read from their UTF-8 bytes, and only texts that may cite are made strings. Each row must hold
- * all four values; a null, or a column of another shape, fails the proof.
+ * The proof of one row group (see CleanProof), column by column (its verdict does not depend on the
+ * order the rows are seen in): numbers and texts are read from their UTF-8 bytes, and only texts
+ * that may cite are made strings. A null anywhere, or a column of another shape, fails it.
  */
 export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart {
   const proof = new CleanProof()
   const { number, text, examples, index } = columns
-  if (number.kind !== 'strings' || text.kind !== 'strings' || examples.kind !== 'lists' || index.kind !== 'plain') {
+  if (number.count !== rowCount || text.count !== rowCount || index.length !== rowCount || examples.kind !== 'lists' || examples.listStarts.length !== rowCount + 1) {
     proof.fail()
     return proof.part()
   }
-  // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
-  if (!isUtf8(text.bytes) || !isUtf8(examples.items.bytes)) {
+  const view = new ByteView()
+  let row = 0
+  for (const page of number.pages) {
+    view.load(page.bytes, 0, page.bytes.length)
+    for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
+      if (view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
+      else proof.number(view.section, view.rule, view.rank, index[row]!)
+    }
+  }
+  for (const page of text.pages) {
+    const bytes = view.load(page.bytes, 0, page.bytes.length)
+    for (let i = 0; i < page.starts.length && proof.proved; i++) {
+      const from = page.starts[i]!
+      const to = page.ends[i]!
+      // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
+      if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
+      else proof.cites(view.citing(from, to))
+    }
+  }
+  const items = examples.items
+  if (!proof.proved || !isUtf8(items.bytes)) {
     proof.fail()
     return proof.part()
   }
-  const numbers = new ByteView()
-  numbers.load(bufferOf(number.bytes), 0, number.bytes.length)
-  const texts = new ByteView()
-  const textView = texts.load(bufferOf(text.bytes), 0, text.bytes.length)
-  const items = new ByteView()
-  items.load(bufferOf(examples.items.bytes), 0, examples.items.bytes.length)
+  view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length)
   for (let i = 0; i < rowCount && proof.proved; i++) {
-    const value = index.values[i]
-    const at = typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value
-    if (number.missing[i] !== 0 || typeof at !== 'number' || numbers.ruleNumber(number.starts[i]!, number.starts[i + 1]!) !== number.starts[i + 1]) {
-      proof.fail()
-      break
-    }
-    if (!proof.number(numbers.section, numbers.rule, numbers.rank, at)) break
-    const from = text.starts[i]!
-    const to = text.starts[i + 1]!
-    if (text.missing[i] !== 0 || to === from || (to - from >= 7 && textView.startsWith('Example', from)) || examples.missing[i] !== 0) {
-      proof.fail()
-      break
-    }
-    if (!proof.cites(texts.citing(from, to))) break
+    if (examples.missing[i] !== 0) proof.fail()
     for (let k = examples.listStarts[i]!; k < examples.listStarts[i + 1]! && proof.proved; k++) {
-      const s = examples.items.starts[k]!
-      const e = examples.items.starts[k + 1]!
-      if (examples.items.missing[k] !== 0 || e === s) proof.fail()
-      else proof.cites(items.citing(s, e))
+      const s = items.starts[k]!
+      const e = items.starts[k + 1]!
+      if (items.missing[k] !== 0 || e === s) proof.fail()
+      else proof.cites(view.citing(s, e))
     }
   }
   return proof.part()
 }
 
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+/** A string column packed by packed-columns.mjs as one page, or null when it holds a null. */
+export function pagesOfPacked(column: PackedColumn, rowCount: number): ByteArrayPages | null {
+  if (column.kind !== 'strings' || column.missing.some((m) => m !== 0)) return null
+  const bytes = Buffer.from(column.bytes.buffer, column.bytes.byteOffset, column.bytes.byteLength)
+  return { pages: [{ bytes, starts: column.starts.subarray(0, rowCount), ends: column.starts.subarray(1, rowCount + 1) }], count: rowCount }
+}
+
+/** An index column as hyparquet decoded it, as numbers (NaN where the exact path sees no number). */
+export function numbersOf(values: unknown[]): Float64Array {
+  const out = new Float64Array(values.length)
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    const n = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
+    out[i] = typeof n === 'number' ? n : NaN
+  }
+  return out
 }

@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { mergeProofs, type ProofPart } from './checks/clean-proof.js'
-import { proveColumns, type RulesColumns } from './clean-parquet.js'
+import { numbersOf, pagesOfPacked, proveColumns, type RulesColumns } from './clean-parquet.js'
+import { int64Values, stringPages, type FlatColumn } from './parquet-pages.js'
 import { FAILED, WORKER } from './prove-file.js'
 import { checkParquetFile, type FileRef } from './read-export.js'
 import { packColumn } from './workers/packed-columns.mjs'
-import { decodeRowGroup, openParquetSource } from './workers/parquet-groups.mjs'
+import { decodeRowGroup, openParquetSource, type ParquetSource } from './workers/parquet-groups.mjs'
 
 /** Some row groups of a Parquet file, for one worker. */
 export interface GroupsTask {
@@ -49,14 +50,66 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   return done.every(Boolean) ? mergeProofs(parts) : null
 }
 
-/** Prove row groups one after another, each part handed to `each` as it is done. */
+/**
+ * Prove row groups one after another, each part handed to `each` as it is done. Number, text and
+ * index are read straight from their pages when written as our writer writes them; the examples (a
+ * list column, small) and any column written otherwise are decoded by hyparquet.
+ */
 export async function proveRowGroups(task: GroupsTask, each: (group: number, part: ProofPart) => void): Promise<void> {
   const source = await openParquetSource({ path: task.path })
-  for (const group of task.groups) {
-    const { columns, rowCount } = await decodeRowGroup(source, group)
-    const byName = Object.fromEntries(source.names.map((n, i) => [n, packColumn(columns[i]!, task.maxTextBytes)])) as unknown as RulesColumns
-    each(group, proveColumns(byName, rowCount))
+  const fd = openSync(task.path, 'r')
+  try {
+    for (const group of task.groups) {
+      const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
+      const chunk = (name: string) => flatColumn(source, fd, group, name, task.maxTextBytes)
+      const number = chunk('number')
+      const text = chunk('text')
+      const index = chunk('index')
+      const lean = { number: number && stringPages(number.bytes, number.column, rows), text: text && stringPages(text.bytes, text.column, rows), index: index && int64Values(index.bytes, index.column, rows) }
+      const others = ['examples', ...(['number', 'text', 'index'] as const).filter((n) => !lean[n])]
+      const decoded = await decodeRowGroup(source, group, others)
+      const packed = (name: string) => packColumn(decoded.columns[others.indexOf(name)]!, task.maxTextBytes)
+      const columns = {
+        number: lean.number ?? pagesOfPacked(packed('number'), rows),
+        text: lean.text ?? pagesOfPacked(packed('text'), rows),
+        index: lean.index ?? numbersOf(decoded.columns[others.indexOf('index')]!),
+        examples: packed('examples'),
+      }
+      each(group, columns.number && columns.text ? proveColumns(columns as RulesColumns, rows) : FAILED)
+    }
+  } finally {
+    closeSync(fd)
   }
+}
+
+/** A top-level column's chunk of a row group, read whole (its size was checked against the heap limit). */
+function flatColumn(source: ParquetSource, fd: number, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: FlatColumn } | null {
+  const chunk = source.metadata.row_groups[group]!.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)
+  const element = topLevel(source.metadata.schema).find((e) => e.name === name && !e.num_children)
+  if (!chunk?.meta_data || !element) return null
+  const meta = chunk.meta_data as unknown as FlatColumn['meta']
+  const start = Number(meta.data_page_offset)
+  const size = Number(meta.total_compressed_size)
+  if (!(size >= 0 && size <= maxBytes)) return null
+  const bytes = new Uint8Array(size)
+  for (let got = 0; got < size; ) {
+    const n = readSync(fd, bytes, got, size - got, start + got)
+    if (n === 0) return null
+    got += n
+  }
+  return { bytes, column: { meta, element: element as FlatColumn['element'] } }
+}
+
+/** The top-level elements of a flattened Parquet schema. */
+function topLevel<T extends { num_children?: number }>(schema: T[]): T[] {
+  const out: T[] = []
+  const skip = (at: number): number => {
+    let next = at + 1
+    for (let c = 0; c < (schema[at]!.num_children ?? 0); c++) next = skip(next)
+    return next
+  }
+  for (let at = 1; at < schema.length; at = skip(at)) out.push(schema[at]!)
+  return out
 }
 
 /** A worker's row groups: true when every one came back (a part each, into `parts`) in time. */

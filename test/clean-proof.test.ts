@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
+import { parquetMetadata } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
 import { mergeProofs } from '../src/checks/clean-proof.js'
 import { proveCsvClean, proveCsvPart } from '../src/clean-csv.js'
 import { proveJsonlClean, proveJsonlPart } from '../src/clean-jsonl.js'
@@ -95,9 +97,9 @@ const edits: fc.Arbitrary<(rs: Row[]) => void>[] = [
   fc.nat().map((a) => (rs: Row[]) => void rs.splice(a % rs.length, 1)),
   fc.nat().map((a) => (rs: Row[]) => void rs.splice(a % rs.length, 0, { ...rs[a % rs.length]! })),
   fc.tuple(fc.nat(), fc.oneof(fc.integer({ min: -2, max: 400 }), fc.constant('7'), fc.constant(1.5), fc.constant(null))).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.index = v)),
-  fc.tuple(fc.nat(), fc.constantFrom('100.1', '100.1l', '100.01', '099.1', '100.1a', '1000.1', '100.99999999999', 'x', 7)).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.number = v)),
+  fc.tuple(fc.nat(), fc.constantFrom('100.1', '100.1l', '100.01', '099.1', '100.1a', '1000.1', '100.99999999999', 'x', 7, null)).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.number = v)),
   fc
-    .tuple(fc.nat(), fc.constantFrom('', 'Example: a game.', 'See rule 999.9z.', 'See rule 100.1.', 'See rules 100.1a–c.', 'See section 1.', 'see section 9.', 'rule\u00a0100.9', 'rules 419,8', 'x'.repeat(3), 5))
+    .tuple(fc.nat(), fc.constantFrom('', 'Example: a game.', 'See rule 999.9z.', 'See rule 100.1.', 'See rules 100.1a–c.', 'See section 1.', 'see section 9.', 'rule\u00a0100.9', 'rules 419,8', 'x'.repeat(3), 5, null))
     .map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.text = v)),
   fc.tuple(fc.nat(), fc.constantFrom([], [''], ['See rule 999.1.'], ['See rule 100.1.'], ['ok', 3], 'x', '"ab"', 5, {})).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.examples = v)),
   // An index written otherwise than as digits (CSV reads `7` as 7, never `7.0`, ` 7` or ``).
@@ -289,7 +291,7 @@ describe('the clean proof of Parquet', () => {
         const rs = rows.map((row) => ({ ...row }))
         for (const change of changes) change(rs)
         // The writer takes only what its columns can hold: other values are the JSONL and CSV tests' share.
-        const typed = rs.filter((row) => typeof row.number === 'string' && typeof row.text === 'string' && Array.isArray(row.examples) && (row.examples as unknown[]).every((e) => typeof e === 'string') && Number.isInteger(row.index))
+        const typed = rs.filter((row) => [row.number, row.text].every((v) => typeof v === 'string' || v === null) && Array.isArray(row.examples) && (row.examples as unknown[]).every((e) => typeof e === 'string') && (Number.isInteger(row.index) || row.index === null))
         const bytes = writeParquet(RULES_TABLE, typed as TableRow[], 'test', { rowGroupSize: groupRows })
         const exact = await onDisk(bytes, true)
         expect(await onDisk(bytes, false)).toEqual(exact)
@@ -303,6 +305,22 @@ describe('the clean proof of Parquet', () => {
     )
     expect(clean).toBeGreaterThan(RUNS / 50)
   }, 600_000)
+
+  it('does not trust a page that says it holds no nulls when its levels say otherwise', async () => {
+    const bytes = writeParquet(RULES_TABLE, rows as TableRow[], 'test', { rowGroupSize: 100 })
+    const text = parquetMetadata(bytes.buffer as ArrayBuffer).row_groups[1]!.columns.find((c) => c.meta_data?.path_in_schema[0] === 'text')!.meta_data!
+    const reader = { view: new DataView(bytes.buffer), offset: Number(text.data_page_offset) }
+    expect(parquetHeader(reader).data_page_header_v2?.num_nulls).toBe(0)
+    // The levels: one RLE run (a varint, then the value 1 for "present"); set it to 0, "absent".
+    let at = reader.offset
+    while (bytes[at]! & 0x80) at++
+    expect(bytes[at + 1]).toBe(1)
+    bytes[at + 1] = 0
+    const exact = await onDisk(bytes, true)
+    expect(exact.report?.counts.byCode.schema).toBeGreaterThan(0)
+    expect(await proved(bytes)).toBeNull()
+    expect(await onDisk(bytes, false)).toEqual(exact)
+  })
 
   it('gives the report (or error) the checks give on damaged files', async () => {
     const bytes = writeParquet(RULES_TABLE, rows as TableRow[], 'test', { rowGroupSize: 100 })

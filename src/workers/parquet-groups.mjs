@@ -17,8 +17,12 @@ export async function openParquetSource({ buffer, path }) {
   return { file, metadata, names, rowStarts }
 }
 
-/** Row group `group` as one array of values per column, in `names` order; text stays UTF-8 bytes. */
-export async function decodeRowGroup({ file, metadata, names, rowStarts }, group) {
+/**
+ * Row group `group` as one array of values per column, in `names` order (or `only` these); text
+ * stays UTF-8 bytes.
+ */
+export async function decodeRowGroup({ file, metadata, names: all, rowStarts }, group, only) {
+  const names = only ?? all
   const rowStart = rowStarts[group]
   const rowEnd = rowStarts[group + 1]
   const rowCount = rowEnd - rowStart
@@ -29,6 +33,7 @@ export async function decodeRowGroup({ file, metadata, names, rowStarts }, group
     // Text stays UTF-8 bytes here: strings are made only where needed (packed-columns.mjs).
     parsers: { stringFromBytes: (bytes) => bytes },
     metadata,
+    ...(only ? { columns: only } : {}),
     rowStart,
     rowEnd,
     compressors,

@@ -179,17 +179,20 @@ class LineReader {
 function oddBytes(buf: Buffer, from: number, to: number): number[] {
   const out: number[] = []
   for (let at = buf.indexOf(0x5c, from); at >= 0 && at < to; at = buf.indexOf(0x5c, at + 1)) out.push(at - from)
-  const odd = (i: number) => {
-    const b = buf[i]!
-    if (b < 0x20 && b !== 0x0a && !(b === 0x0d && buf[i + 1] === 0x0a && i + 1 < to)) out.push(i - from)
-  }
   let i = from
-  for (; i < to && (buf.byteOffset + i) % 4 !== 0; i++) odd(i)
+  for (; i < to && (buf.byteOffset + i) % 4 !== 0; i++) if (odd(buf, i, to)) out.push(i - from)
   const words = new Int32Array(buf.buffer, buf.byteOffset + i, (to - i) >> 2)
   for (let w = 0; w < words.length; w++) {
     const word = words[w]!
-    if (((word - 0x20202020) & ~word & 0x80808080) !== 0) for (let k = i + 4 * w; k < i + 4 * w + 4; k++) odd(k)
+    if (((word - 0x20202020) & ~word & 0x80808080) === 0) continue
+    for (let k = i + 4 * w, end = k + 4; k < end; k++) if (buf[k]! < 0x20 && odd(buf, k, to)) out.push(k - from)
   }
-  for (i += 4 * words.length; i < to; i++) odd(i)
+  for (i += 4 * words.length; i < to; i++) if (odd(buf, i, to)) out.push(i - from)
   return out.sort((a, b) => a - b)
+}
+
+/** A control byte that is not a line's end (\n, or the \r of \r\n). */
+function odd(buf: Buffer, i: number, to: number): boolean {
+  const b = buf[i]!
+  return b < 0x20 && b !== 0x0a && !(b === 0x0d && i + 1 < to && buf[i + 1] === 0x0a)
 }

@@ -28,29 +28,36 @@ const MAX_RANGE = 100
  */
 export function extractReferences(text: string, source: string, line?: number): Reference[] {
   const refs: Reference[] = []
+  forEachReference(text, (target, kind, span) => {
+    const ref: Reference = { source, target, kind, span }
+    if (line !== undefined) ref.line = line
+    refs.push(ref)
+  })
+  return refs
+}
+
+/** Each citation target of `text`, as extractReferences finds them, without a Reference object each. */
+export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
   // Most texts cite nothing: without a digit there is nothing to find.
-  if (!HAS_DIGIT.test(text)) return refs
-  for (const keyword of text.matchAll(KEYWORD)) {
-    const sectionKeyword = keyword[1]!.toLowerCase().startsWith('section')
-    const pattern = sectionKeyword ? CHAPTER_OR_SECTION_REF : RULE_REF
+  if (!HAS_DIGIT.test(text)) return
+  // exec, not matchAll: no iterator and match array kept per text (KEYWORD is used nowhere else).
+  KEYWORD.lastIndex = 0
+  for (let keyword = KEYWORD.exec(text); keyword; keyword = KEYWORD.exec(text)) {
+    // section or sections (7 or 8 letters), else rule, rules or see.
+    const pattern = keyword[1]!.length >= 7 ? CHAPTER_OR_SECTION_REF : RULE_REF
     let at = keyword.index + keyword[0].length
     for (;;) {
       pattern.lastIndex = at
       const m = pattern.exec(text)
       if (!m) break
       const span = m[0]
-      for (const target of expand(m[1]!, m[2])) {
-        const ref: Reference = { source, target, kind: kindOf(target), span }
-        if (line !== undefined) ref.line = line
-        refs.push(ref)
-      }
+      for (const target of expand(m[1]!, m[2])) visit(target, kindOf(target), span)
       at = pattern.lastIndex
       SEPARATOR.lastIndex = at
       if (!SEPARATOR.exec(text)) break
       at = SEPARATOR.lastIndex
     }
   }
-  return refs
 }
 
 function kindOf(target: string): ReferenceKind {

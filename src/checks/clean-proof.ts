@@ -1,4 +1,4 @@
-import { extractReferences } from '../references.js'
+import { forEachReference } from '../references.js'
 import { letterRank } from '../rule-number.js'
 
 /**
@@ -28,6 +28,8 @@ export class CleanProof {
   private readonly sections = new Uint8Array(1000)
   /** Citation targets not resolved by the rows before them (forward or dangling), each once. */
   private readonly pending = new Set<string>()
+  /** Targets found to resolve (they stay resolved: rows are only added), so as not to look again. */
+  private readonly resolved = new Set<string>()
 
   get proved(): boolean {
     return !this.failed
@@ -80,14 +82,20 @@ export class CleanProof {
 
   /** The citations of a text or example whose other conditions are already proved. */
   cites(text: string): boolean {
-    if (this.failed) return false
-    for (const ref of extractReferences(text, '')) {
-      if (resolves(ref.kind, ref.target, this.keys, this.rows, this.sections)) continue
-      this.pending.add(`${ref.kind} ${ref.target}`)
-      // A file citing endless distinct missing targets is not worth proving clean.
-      if (this.pending.size > MAX_PENDING) return this.fail()
+    if (this.failed || text === '') return !this.failed
+    forEachReference(text, this.cite)
+    return !this.failed
+  }
+
+  private readonly cite = (target: string, kind: string) => {
+    if (this.resolved.has(target)) return
+    if (resolves(kind, target, this.keys, this.rows, this.sections)) {
+      if (this.resolved.size < MAX_PENDING) this.resolved.add(target)
+      return
     }
-    return true
+    this.pending.add(`${kind} ${target}`)
+    // A file citing endless distinct missing targets is not worth proving clean.
+    if (this.pending.size > MAX_PENDING) this.fail()
   }
 
   /** What this part proved, for mergeProofs (plain data: it crosses from a worker). */

@@ -2,7 +2,7 @@
 // make bench: speed and memory of the CLI against the targets, on this machine. Not a test: it
 // prints a table and writes out/bench.json. Usage: node scripts/bench.mjs [--runs N] [--rows N]
 import { spawnSync } from 'node:child_process'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, copyFileSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -163,6 +163,19 @@ function validateExports(n, runs = Math.min(RUNS, 3)) {
     results[format].duckdb = { seconds: median(ducks.map((d) => d.seconds)), rssMiB: Math.max(...ducks.map((d) => d.rssMiB)) }
     // Peak RSS mostly shows how lazily V8 collects; a capped heap shows what validation really keeps.
     if (format !== 'parquet') results[format].cappedHeap = passes(() => runCli(['validate', file], ['--max-old-space-size=64']))
+    // An export with one finding, in its last row: the clean proof reads it all, then every check runs.
+    if (format === 'jsonl') {
+      const flawed = join(dir, 'flawed.jsonl')
+      copyFileSync(file, flawed)
+      // The last digit of the last row's index, changed in place (the file is too large for one string).
+      const fd = openSync(flawed, 'r+')
+      const at = fstatSync(fd).size - 3 // …N}\n
+      const digit = Buffer.alloc(1)
+      readSync(fd, digit, 0, 1, at)
+      writeSync(fd, Buffer.from(String((digit[0] - 48 + 1) % 10)), 0, 1, at)
+      closeSync(fd)
+      results.flawed = repeat(['validate', flawed], runs)
+    }
   }
   return results
 }
@@ -242,6 +255,7 @@ const table = [
       return [
         row(`validate ${n} synthetic rows, ${f}`, r.seconds, r.rssMiB, `ratio to DuckDB ${ratio.toFixed(2)} (≤ 1.0: ${ratio <= 1 ? 'met' : 'NOT met'})${flat}`),
         row(`  DuckDB duplicate + order + index checks, ${f}`, r.duckdb.seconds, r.duckdb.rssMiB, ''),
+        ...(f === 'jsonl' && results.flawed ? [row(`  the same with one finding in its last row (the proof, then every check)`, results.flawed.seconds, results.flawed.rssMiB, '')] : []),
       ]
     }),
   ),

@@ -149,7 +149,7 @@ class RecordReader {
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, Number(indexText))) return false
     if (ends[1] === textAt || view.startsWith('Example', textAt)) return proof.fail()
     const text = bytes.citing(textAt, ends[1]!)
-    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text)) return false
+    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true)) return false
     if (ends[2]! - examplesAt === 2 && view.startsWith('[]', examplesAt)) return true
     let examples: unknown
     try {

@@ -137,11 +137,11 @@ class LineReader {
     const proof = this.proof
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, index)) return true
     if (textEnd === textStart || view.startsWith('Example', textStart)) return !proof.fail()
-    if (!proof.cites(bytes.citing(textStart, textEnd))) return true
+    if (!proof.cites(bytes.citing(textStart, textEnd), true)) return true
     for (let e = examplesStart; e < examplesEnd; ) {
       const close = view.indexOf('"', e + 1)
       if (close === e + 1) return !proof.fail()
-      if (!proof.cites(bytes.citing(e + 1, close))) return true
+      if (!proof.cites(bytes.citing(e + 1, close), true)) return true
       e = close + 2
     }
     return true

@@ -42,7 +42,7 @@ export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart
       const to = page.ends[i]!
       // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
       if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
-      else proof.cites(view.citing(from, to))
+      else proof.cites(view.citing(from, to), true)
     }
   }
   const items = examples.items
@@ -57,7 +57,7 @@ export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart
       const s = items.starts[k]!
       const e = items.starts[k + 1]!
       if (items.missing[k] !== 0 || e === s) proof.fail()
-      else proof.cites(view.citing(s, e))
+      else proof.cites(view.citing(s, e), true)
     }
   }
   return proof.part()

@@ -36,10 +36,13 @@ export function extractReferences(text: string, source: string, line?: number): 
   return refs
 }
 
-/** Each citation target of `text`, as extractReferences finds them, without a Reference object each. */
-export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
+/**
+ * Each citation target of `text`, as extractReferences finds them, without a Reference object each.
+ * `hasDigit`: the caller knows the text holds a digit (else it is looked for first).
+ */
+export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void, hasDigit = false): void {
   // Most texts cite nothing: without a digit there is nothing to find.
-  if (!HAS_DIGIT.test(text)) return
+  if (!hasDigit && !HAS_DIGIT.test(text)) return
   // exec, not matchAll: no iterator and match array kept per text (KEYWORD is used nowhere else).
   KEYWORD.lastIndex = 0
   for (let keyword = KEYWORD.exec(text); keyword; keyword = KEYWORD.exec(text)) {

@@ -17,6 +17,7 @@ import { proveParquetFile } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
 import { writeParquet } from '../src/write-parquet.js'
 import { validateExportStream, validateSource } from '../src/validate.js'
+import { cli as runCli } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
 const RUNS = Math.max(100, Math.round(Number(process.env.FUZZ_RUNS ?? 300)))
@@ -333,4 +334,33 @@ describe('the clean proof of Parquet', () => {
       { numRuns: Math.round(RUNS / 5), ...SEED },
     )
   }, 600_000)
+})
+
+describe('the CLI', () => {
+  it('gives the same report with --exact (every check on every row) as with the proof, clean or not, in every format', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clean-cli-'))
+    const newest = releases().at(-1)!
+    const built = buildDataset(newest.file, readBytes(newest.path))
+    for (const name of ['rules.jsonl', 'rules.csv', 'rules.parquet']) {
+      const bytes = built.files.find((f) => f.name === name)!.bytes
+      writeFileSync(join(dir, name), bytes)
+      // The same rows with the third and fourth swapped: an order finding, and the gaps it makes.
+      const swapped = name === 'rules.parquet' ? writeParquet(RULES_TABLE, [built.rows[0], built.rows[1], built.rows[3], built.rows[2], ...built.rows.slice(4)] as unknown as TableRow[], 'test') : null
+      const flawed = join(dir, `flawed-${name}`)
+      if (swapped) writeFileSync(flawed, swapped)
+      else {
+        const lines = new TextDecoder().decode(bytes).split(/(?<=\n)/)
+        const at = name === 'rules.csv' ? 3 : 2
+        ;[lines[at], lines[at + 1]] = [lines[at + 1]!, lines[at]!]
+        writeFileSync(flawed, lines.join(''))
+      }
+      for (const path of [join(dir, name), flawed]) {
+        const proof = runCli(['validate', path, '--json'])
+        const exact = runCli(['validate', path, '--json', '--exact'])
+        expect(proof.stdout).toBe(exact.stdout)
+        expect(proof.status).toBe(exact.status)
+        expect(proof.status).toBe(path === flawed ? 1 : 0)
+      }
+    }
+  })
 })

@@ -80,10 +80,13 @@ export class CleanProof {
     return this.cites(example)
   }
 
-  /** The citations of a text or example whose other conditions are already proved. */
-  cites(text: string): boolean {
+  /**
+   * The citations of a text or example whose other conditions are already proved. `hasDigit`: the
+   * caller knows it holds a digit ('' is taken for a text that cannot cite).
+   */
+  cites(text: string, hasDigit = false): boolean {
     if (this.failed || text === '') return !this.failed
-    forEachReference(text, this.cite)
+    forEachReference(text, this.cite, hasDigit)
     return !this.failed
   }
 

@@ -24,6 +24,7 @@ export async function run(args: string[]): Promise<CommandResult> {
       json: { type: 'boolean', default: false },
       format: { type: 'string' },
       strict: { type: 'boolean', default: false },
+      exact: { type: 'boolean', default: false },
       rules: { type: 'string' },
     },
   })
@@ -32,8 +33,9 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length === 0) throw new EtlError('USAGE', 'mtg-rules validate: expected a FILE or dataset folder')
   const reports: Report[] = []
   for (const path of positionals) {
-    if (isDirectory(path)) reports.push(...(await validateFolder(path, values.strict)))
-    else reports.push(await validateFile(path, values.strict, values.rules))
+    const how = { strict: values.strict, exact: values.exact }
+    if (isDirectory(path)) reports.push(...(await validateFolder(path, how)))
+    else reports.push(await validateFile(path, how, values.rules))
   }
   let text: string
   if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)
@@ -53,7 +55,13 @@ function isDirectory(path: string): boolean {
   }
 }
 
-async function validateFile(file: string, strict: boolean, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
+/** How to validate: count warnings as errors; run every check on every row, never the clean proof first. */
+interface How {
+  strict: boolean
+  exact: boolean
+}
+
+async function validateFile(file: string, { strict, exact }: How, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
   if (sourceKindOf(file) === 'cr-text') {
     const { validateText } = await import('../validate.js')
     return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
@@ -61,21 +69,21 @@ async function validateFile(file: string, strict: boolean, rulesOption?: string,
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
   const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
-  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
+  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, ...(known ? { knownRules: known } : {}) })
 }
 
 /**
  * A dataset folder: every table file in it (the rules first, so each companion is checked against
  * them), then manifest.json against the files.
  */
-async function validateFolder(dir: string, strict: boolean): Promise<Report[]> {
+async function validateFolder(dir: string, how: How): Promise<Report[]> {
   const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
   const reports: Report[] = []
   const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n))
   const knownRules = rulesFile ? await readKnownRules(join(dir, rulesFile)) : undefined
-  for (const name of names) reports.push(await validateFile(join(dir, name), strict, undefined, knownRules))
+  for (const name of names) reports.push(await validateFile(join(dir, name), how, undefined, knownRules))
   if (hasManifest) {
     const { verifyManifest } = await import('../verify-manifest.js')
     const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))

@@ -82,8 +82,9 @@ function partInWorker(task: PartTask): Promise<ProofPart> {
   return new Promise((resolve) => {
     const worker = new Worker(WORKER, { workerData: task, resourceLimits: { maxOldGenerationSizeMb: 512 } })
     worker.once('message', (m: { part: ProofPart }) => resolve(m.part))
-    // Whatever stops the worker only leaves the proof unproved: the exact checks then run.
-    worker.once('error', () => resolve(FAILED))
+    // Whatever stops the worker only leaves the proof unproved: the exact checks then run. (The
+    // listener stays: an 'error' with none would crash the process.)
+    worker.on('error', () => resolve(FAILED))
     worker.once('exit', () => resolve(FAILED))
   })
 }

@@ -120,7 +120,7 @@ function groupsInWorker(task: GroupsTask, heapMb: number, timeoutMs: number, par
     let timer = setTimeout(() => stop(false), timeoutMs)
     const stop = (ok: boolean) => {
       clearTimeout(timer)
-      worker.removeAllListeners()
+      worker.removeAllListeners('message').removeAllListeners('exit')
       void worker.terminate()
       resolve(ok)
     }
@@ -131,7 +131,8 @@ function groupsInWorker(task: GroupsTask, heapMb: number, timeoutMs: number, par
       // A failed row group settles it: the others need not be decoded.
       if (m.part.failed || --left === 0) stop(!m.part.failed)
     })
-    worker.once('error', () => stop(false))
+    // Kept for good: an 'error' with no listener would crash the process.
+    worker.on('error', () => stop(false))
     worker.once('exit', () => stop(left === 0))
   })
 }

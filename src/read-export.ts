@@ -159,31 +159,37 @@ async function decodeInWorker(
   })
   const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
   let group = 0
+  // What the worker says is kept until asked for: it may fail while a batch is still being checked
+  // here (a message with no listener would be lost, and an 'error' with none would crash the process).
+  type Outcome = { batch: DecodedBatch } | { error: EtlError }
+  const arrived: Outcome[] = []
+  let waiting: ((o: Outcome) => void) | null = null
+  const deliver = (o: Outcome) => {
+    if (!waiting) return void arrived.push(o)
+    const settle = waiting
+    waiting = null
+    settle(o)
+  }
+  worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => deliver(m.ok ? { batch: m } : { error: fail(m.message) }))
+  worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory (more than 2 GiB for one row group)' : e.message) }))
   const next = () =>
     new Promise<DecodedBatch>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      let timer: NodeJS.Timeout | undefined
+      const settle = (o: Outcome) => {
+        clearTimeout(timer)
+        if ('batch' in o) return resolve(o.batch)
+        void worker.terminate()
+        reject(o.error)
+      }
+      const early = arrived.shift()
+      if (early) return settle(early)
+      timer = setTimeout(() => {
+        waiting = null
         void worker.terminate()
         // The file's structure was checked before decoding: a valid file can simply be too large.
         reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
       }, timeoutMs)
-      const done = () => {
-        clearTimeout(timer)
-        worker.removeAllListeners('message')
-        worker.removeAllListeners('error')
-      }
-      worker.once('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => {
-        done()
-        if (m.ok) resolve(m)
-        else {
-          void worker.terminate()
-          reject(fail(m.message))
-        }
-      })
-      worker.once('error', (e: Error & { code?: string }) => {
-        done()
-        void worker.terminate()
-        reject(fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory (more than 2 GiB for one row group)' : e.message))
-      })
+      waiting = settle
     })
   const first = await next()
   // Only these two of the first batch are kept here: a closure over `first` would hold it all.

@@ -168,3 +168,43 @@ describe('what a Parquet file unpacks to is bounded, outside the worker heap too
     expect(e.message).toBe('read: rules.parquet is not a readable Parquet file (a column holds more than 256 MiB of text in one row group)')
   })
 })
+
+describe('a Parquet row group that fails while the one before is still being checked', () => {
+  it('is reported as what it is, not lost (waiting out the time limit) nor a crash', async () => {
+    const { parquetMetadata } = await import('hyparquet')
+    const { parquetHeader } = await import('hyparquet/src/column.js')
+    const { openExport } = await import('../src/read-export.js')
+    const { RULES_TABLE } = await import('../src/tables.js')
+    const { writeParquet } = await import('../src/write-parquet.js')
+    const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows, 'test', { rowGroupSize: 1500 })
+    // Damage the compressed text of the second row group: its page headers stay sound.
+    const text = parquetMetadata(bytes.buffer as ArrayBuffer).row_groups[1]!.columns.find((c) => c.meta_data?.path_in_schema[0] === 'text')!.meta_data!
+    const reader = { view: new DataView(bytes.buffer), offset: Number(text.data_page_offset) }
+    const header = parquetHeader(reader)
+    bytes[reader.offset + Math.floor(header.compressed_page_size / 2)]! ^= 0xff
+    const previous = process.env.MTG_RULES_DECODE_TIMEOUT_MS
+    process.env.MTG_RULES_DECODE_TIMEOUT_MS = '10000'
+    try {
+      const stream = await openExport('rules.parquet', 'parquet', (async function* () {
+        yield bytes
+      })())
+      const batches = stream.batches[Symbol.asyncIterator]()
+      await batches.next()
+      // Checking the first row group takes a while: the worker has long failed on the second by now.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const started = performance.now()
+      let error: unknown
+      try {
+        for (let b = await batches.next(); !b.done; b = await batches.next());
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(EtlError)
+      expect((error as EtlError).message).toMatch(/is not a readable Parquet file \((?!.*did not finish)/)
+      expect(performance.now() - started).toBeLessThan(5000)
+    } finally {
+      if (previous === undefined) delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
+      else process.env.MTG_RULES_DECODE_TIMEOUT_MS = previous
+    }
+  })
+})

@@ -1,32 +1,16 @@
 import { Buffer, isUtf8 } from 'node:buffer'
-import { CleanProof, type ProofPart } from './checks/clean-proof.js'
+import type { CleanProof } from './checks/clean-proof.js'
 import { ByteView } from './clean-view.js'
-import type { ByteArrayPages } from './parquet-pages.js'
+import type { ByteArrayPage, ByteArrayPages } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
-/** The columns of one row group of a rules export: text as ranges of pages, lists packed. */
-export interface RulesColumns {
-  number: ByteArrayPages
-  text: ByteArrayPages
-  /** Packed by packed-columns.mjs from what hyparquet decoded. */
-  examples: PackedColumn
-  /** NaN where not a number the exact path would compare. */
-  index: Float64Array
-}
+// The proof of one row group (see CleanProof) goes column by column (its verdict does not depend on
+// the order the rows are seen in): numbers and texts are read from their UTF-8 bytes, and only texts
+// that may cite are made strings. A null anywhere, or a column of another shape, fails it.
 
-/**
- * The proof of one row group (see CleanProof), column by column (its verdict does not depend on the
- * order the rows are seen in): numbers and texts are read from their UTF-8 bytes, and only texts
- * that may cite are made strings. A null anywhere, or a column of another shape, fails it.
- */
-export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart {
-  const proof = new CleanProof()
-  const { number, text, examples, index } = columns
-  if (number.count !== rowCount || text.count !== rowCount || index.length !== rowCount || examples.kind !== 'lists' || examples.listStarts.length !== rowCount + 1) {
-    proof.fail()
-    return proof.part()
-  }
-  const view = new ByteView()
+/** The number and index columns: each number in place, each index its position. */
+export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArrayPages, index: Float64Array, rowCount: number): void {
+  if (number.count !== rowCount || index.length !== rowCount) return void proof.fail()
   let row = 0
   for (const page of number.pages) {
     view.load(page.bytes, 0, page.bytes.length)
@@ -35,21 +19,24 @@ export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart
       else proof.number(view.section, view.rule, view.rank, index[row]!)
     }
   }
-  for (const page of text.pages) {
-    const bytes = view.load(page.bytes, 0, page.bytes.length)
-    for (let i = 0; i < page.starts.length && proof.proved; i++) {
-      const from = page.starts[i]!
-      const to = page.ends[i]!
-      // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
-      if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
-      else proof.cites(view.citing(from, to), true)
-    }
+}
+
+/** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */
+export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPage): void {
+  const bytes = view.load(page.bytes, 0, page.bytes.length)
+  for (let i = 0; i < page.starts.length && proof.proved; i++) {
+    const from = page.starts[i]!
+    const to = page.ends[i]!
+    // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
+    if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
+    else proof.cites(view.citing(from, to), true)
   }
+}
+
+/** The examples column (packed by packed-columns.mjs): a list each row, each example non-empty UTF-8. */
+export function proveExamples(proof: CleanProof, view: ByteView, examples: PackedColumn, rowCount: number): void {
+  if (examples.kind !== 'lists' || examples.listStarts.length !== rowCount + 1 || !isUtf8(examples.items.bytes)) return void proof.fail()
   const items = examples.items
-  if (!proof.proved || !isUtf8(items.bytes)) {
-    proof.fail()
-    return proof.part()
-  }
   view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length)
   for (let i = 0; i < rowCount && proof.proved; i++) {
     if (examples.missing[i] !== 0) proof.fail()
@@ -60,7 +47,6 @@ export function proveColumns(columns: RulesColumns, rowCount: number): ProofPart
       else proof.cites(view.citing(s, e), true)
     }
   }
-  return proof.part()
 }
 
 /** A string column packed by packed-columns.mjs as one page, or null when it holds a null. */

@@ -26,8 +26,13 @@ export interface FlatColumn {
   element: { type?: string; repetition_type?: string; converted_type?: string; logical_type?: { type: string } }
 }
 
-/** Byte arrays of a UTF-8 string column (number, text), or null. */
-export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number): ByteArrayPages | null {
+export type ByteArrayPage = ByteArrayPages['pages'][number]
+
+/**
+ * Byte arrays of a UTF-8 string column (number, text), or null. With `each`, each page goes to it as
+ * it is read and is not kept (a text column: one page in memory, not the row group's).
+ */
+export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number, each?: (page: ByteArrayPage) => void): ByteArrayPages | null {
   const { element } = column
   const { converted_type: ctype, logical_type: ltype } = element
   // UTF8 and/or STRING, and no other annotation: hyparquet then hands the bytes over as they are.
@@ -46,7 +51,8 @@ export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number)
       if (at > bytes.length) return false
       ends[i] = at
     }
-    pages.push({ bytes, starts, ends })
+    if (each) each({ bytes, starts, ends })
+    else pages.push({ bytes, starts, ends })
     return true
   })
   return count === null ? null : { pages, count }

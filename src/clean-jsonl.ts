@@ -74,6 +74,8 @@ class LineReader {
   // Positions (in the view) of the bytes no plain JSON string holds, and the next one to pass.
   private odd: number[] = []
   private nextOdd = 0
+  // Past this position the odd bytes were not all kept (see oddBytes): lines there are parsed.
+  private oddUpTo = Infinity
 
   constructor(private readonly proof: CleanProof) {}
 
@@ -84,7 +86,9 @@ class LineReader {
     this.buf = buf
     this.base = from
     const view = this.bytes.load(buf, from, to)
-    this.odd = oddBytes(buf, from, to)
+    const odd = oddBytes(buf, from, to)
+    this.odd = odd.positions
+    this.oddUpTo = odd.upTo
     this.nextOdd = 0
     for (let at = 0; at < view.length; ) {
       let nl = view.indexOf('\n', at)
@@ -106,6 +110,7 @@ class LineReader {
   private written(at: number, end: number): boolean {
     const bytes = this.bytes
     const view = bytes.view
+    if (end > this.oddUpTo) return false
     while (this.nextOdd < this.odd.length && this.odd[this.nextOdd]! < at) this.nextOdd++
     if (this.nextOdd < this.odd.length && this.odd[this.nextOdd]! < end) return false
     if (!view.startsWith(PREFIX, at)) return false
@@ -176,20 +181,39 @@ class LineReader {
  * (an escape) or a control byte other than a line's end (\n, or the \r of \r\n). Control bytes are
  * looked for four at a time (a word has one below 0x20 when (w - 0x20202020) & ~w & 0x80808080).
  */
-function oddBytes(buf: Buffer, from: number, to: number): number[] {
+function oddBytes(buf: Buffer, from: number, to: number): { positions: number[]; upTo: number } {
   const out: number[] = []
-  for (let at = buf.indexOf(0x5c, from); at >= 0 && at < to; at = buf.indexOf(0x5c, at + 1)) out.push(at - from)
-  let i = from
-  for (; i < to && (buf.byteOffset + i) % 4 !== 0; i++) if (odd(buf, i, to)) out.push(i - from)
-  const words = new Int32Array(buf.buffer, buf.byteOffset + i, (to - i) >> 2)
-  for (let w = 0; w < words.length; w++) {
-    const word = words[w]!
-    if (((word - 0x20202020) & ~word & 0x80808080) === 0) continue
-    for (let k = i + 4 * w, end = k + 4; k < end; k++) if (buf[k]! < 0x20 && odd(buf, k, to)) out.push(k - from)
+  // Kept to MAX_ODD of each kind (a region of backslashes must not become an array of millions):
+  // past the last kept one, lines are taken as odd and parsed (upTo).
+  let upTo = Infinity
+  for (let at = buf.indexOf(0x5c, from); at >= 0 && at < to; at = buf.indexOf(0x5c, at + 1)) {
+    out.push(at - from)
+    if (out.length === MAX_ODD) {
+      upTo = at - from
+      break
+    }
   }
-  for (i += 4 * words.length; i < to; i++) if (odd(buf, i, to)) out.push(i - from)
-  return out.sort((a, b) => a - b)
+  const backslashes = out.length
+  const keep = (k: number) => {
+    out.push(k - from)
+    return out.length - backslashes < MAX_ODD
+  }
+  scan: {
+    let i = from
+    for (; i < to && (buf.byteOffset + i) % 4 !== 0; i++) if (odd(buf, i, to) && !keep(i)) break scan
+    const words = new Int32Array(buf.buffer, buf.byteOffset + i, (to - i) >> 2)
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!
+      if (((word - 0x20202020) & ~word & 0x80808080) === 0) continue
+      for (let k = i + 4 * w, end = k + 4; k < end; k++) if (buf[k]! < 0x20 && odd(buf, k, to) && !keep(k)) break scan
+    }
+    for (i += 4 * words.length; i < to; i++) if (odd(buf, i, to) && !keep(i)) break scan
+  }
+  if (out.length - backslashes === MAX_ODD) upTo = Math.min(upTo, out.at(-1)!)
+  return { positions: out.sort((a, b) => a - b), upTo }
 }
+
+const MAX_ODD = 65536
 
 /** A control byte that is not a line's end (\n, or the \r of \r\n). */
 function odd(buf: Buffer, i: number, to: number): boolean {

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
-import { gunzipSync } from 'node:zlib'
 import { parquetHeader } from 'hyparquet/src/column.js'
+import { gunzipBounded } from './workers/parquet-groups.mjs'
 
 /**
  * The values of a flat Parquet column chunk read straight from its pages, for the clean proof: the
@@ -111,8 +111,7 @@ function eachPage(chunk: Uint8Array, column: FlatColumn, rows: number, each: (va
     if (v2.is_compressed === false || codec === 'UNCOMPRESSED') values = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
     else {
       try {
-        // One output chunk the page's size: no pieces to join.
-        values = gunzipSync(body, { chunkSize: Math.max(64 * 1024, header.uncompressed_page_size - levels + 1) })
+        values = gunzipBounded(body, header.uncompressed_page_size - levels)
       } catch {
         return null
       }

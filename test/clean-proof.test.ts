@@ -205,6 +205,24 @@ describe(`the clean proof never says clean where the checks report anything (${R
   })
 })
 
+describe('escapes by the hundred thousand', () => {
+  it('keep the proof exact (lines past the odd bytes it keeps are parsed), and its memory small', async () => {
+    const rs = rows.map((row, i) => (i === 3 ? { ...row, text: `Quotes ${'"'.repeat(150_000)}` } : row))
+    const bytes = enc.encode(rs.map((row) => JSON.stringify(row) + '\n').join(''))
+    const exact = await validateSource('rules.jsonl', bytes, { exact: true })
+    expect(exact.diagnostics).toEqual([])
+    expect(await proveJsonlClean(chunked(bytes, []))).toBe(rs.length)
+    const broken = enc.encode(rs.map((row, i) => JSON.stringify(i === 200 ? { ...row, index: 7 } : row) + '\n').join(''))
+    expect(await proveJsonlClean(chunked(broken, []))).toBeNull()
+    expect(await validateSource('rules.jsonl', broken)).toEqual(await validateSource('rules.jsonl', broken, { exact: true }))
+    // An escape in a later line, past the backslashes kept: `\u0045xample` is "Example", an example-as-row.
+    const escaped = enc.encode(rs.map((row, i) => (i === 250 ? JSON.stringify({ ...row, text: 'Example: a game.' }).replace('"Example', '"\\u0045xample') : JSON.stringify(row)) + '\n').join(''))
+    expect(new TextDecoder().decode(escaped)).toContain('"text":"\\u0045xample')
+    expect(await proveJsonlClean(chunked(escaped, []))).toBeNull()
+    expect((await validateSource('rules.jsonl', escaped)).counts.byCode['example-as-row']).toBe(1)
+  })
+})
+
 describe('a CSV file proved in two parts', () => {
   // A text that holds a line looking like a record: a cut there falls inside a quoted field.
   const rs = rows.map((row, i) => (i === 150 ? { ...row, text: `${String(row.text)}\n100.2,"x",[],3` } : row))

@@ -208,3 +208,30 @@ describe('a Parquet row group that fails while the one before is still being che
     }
   })
 })
+
+describe('a GZIP page that unpacks to far more than its header says', () => {
+  it('is refused at the size its header gives, by the checks and by the clean proof, never unpacked whole', async () => {
+    const { gzipSync } = await import('node:zlib')
+    const { mkdtempSync, writeFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { RULES_TABLE } = await import('../src/tables.js')
+    const { writeParquet } = await import('../src/write-parquet.js')
+    const { inputFileChunks, MAX_EXPORT_BYTES } = await import('../src/node.js')
+    const { proveParquetFile } = await import('../src/prove-parquet.js')
+    // Each page's bytes followed by 64 MiB of zeros: the header keeps the true size, the body unpacks to 64 MiB more.
+    const bomb = { GZIP: (bytes: Uint8Array) => gzipSync(Buffer.concat([bytes, Buffer.alloc(64 * 1024 * 1024)]), { level: 1 }) }
+    const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows.slice(0, 50), 'test', { compressors: bomb })
+    const path = join(mkdtempSync(join(tmpdir(), 'bomb-')), 'rules.parquet')
+    writeFileSync(path, bytes)
+    expect(await proveParquetFile(path, { path, size: bytes.length })).toBeNull()
+    let error: unknown
+    try {
+      await validateExportStream(path, await inputFileChunks(path, MAX_EXPORT_BYTES))
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(EtlError)
+    expect((error as EtlError).message).toMatch(/is not a readable Parquet file \(.*(larger than|more than).*\)/)
+  })
+})

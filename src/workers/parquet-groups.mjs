@@ -4,8 +4,19 @@ import { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead
 import { compressors as decoders } from 'hyparquet-compressors'
 import { gunzipSync } from 'node:zlib'
 
-// GZIP through Node's native zlib: twice as fast as the JavaScript one.
-const compressors = { ...decoders, GZIP: (input) => gunzipSync(input) }
+// GZIP through Node's native zlib: twice as fast as the JavaScript one. Never past the size the page
+// header gives: a small page that unpacks to gigabytes (outside any heap limit) is refused at that size.
+const compressors = { ...decoders, GZIP: (input, size) => gunzipBounded(input, size) }
+
+/** GZIP bytes unpacked to at most `size` bytes; an error beyond. */
+export function gunzipBounded(input, size) {
+  try {
+    return gunzipSync(input, { maxOutputLength: Math.max(1, size), chunkSize: Math.max(64 * 1024, Math.min(size + 1, 64 * 1024 * 1024)) })
+  } catch (e) {
+    if (e?.code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`a GZIP page unpacks to more than the ${size} bytes its header gives`)
+    throw e
+  }
+}
 
 /** A Parquet file from its bytes (`buffer`) or read by ranges (`path`): its metadata and column names. */
 export async function openParquetSource({ buffer, path }) {

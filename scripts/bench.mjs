@@ -2,7 +2,7 @@
 // make bench: speed and memory of the CLI against the targets, on this machine. Not a test: it
 // prints a table and writes out/bench.json. Usage: node scripts/bench.mjs [--runs N] [--rows N]
 import { spawnSync } from 'node:child_process'
-import { closeSync, copyFileSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, copyFileSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -18,6 +18,9 @@ const cr = join(archive, 'MagicCompRules 20250207.txt')
 const cli = join(repo, 'dist/src/cli.js')
 const hook = join(repo, 'scripts/rss-hook.mjs')
 const tmp = mkdtempSync(join(tmpdir(), 'bench-'))
+// The synthetic exports and histories come to gigabytes: they go when the bench ends, however it ends.
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }))
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => process.exit(130))
 const MiB = 1024 * 1024
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 

@@ -51,7 +51,7 @@ history: build
 # Property tests: 10,000 mutated real CR texts through the build, 2,000 damaged exports through
 # validate, and the clean proof against the checks on 10,000+ changed exports (make test runs a small share of each).
 fuzz: build
-	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts test/fuzz-exports.test.ts test/clean-proof.test.ts
+	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts test/fuzz-exports.test.ts test/clean-proof.test.ts test/clean-view.test.ts
 
 # Speed and memory against the targets; writes bench.json (a script, not a test).
 bench: build

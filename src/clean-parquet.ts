@@ -1,7 +1,7 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import type { CleanProof } from './checks/clean-proof.js'
 import { ByteView } from './clean-view.js'
-import type { ByteArrayPage, ByteArrayPages } from './parquet-pages.js'
+import { listPage, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
 // The proof of one row group (see CleanProof) goes column by column (its verdict does not depend on
@@ -47,6 +47,41 @@ export function proveExamples(proof: CleanProof, view: ByteView, examples: Packe
       else proof.cites(view.citing(s, e), true)
     }
   }
+}
+
+/**
+ * The examples column read straight from its pages (listPageRefs), as hyparquet assembles it: each
+ * repetition level 0 starts a row, whose list must be there (definition level 1: empty; 3: an
+ * example), each level 1 adds an example to it; every example non-empty UTF-8. Levels of any other
+ * shape fail the proof (the exact path says what they mean).
+ */
+export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageRef[], codec: string, rowCount: number): void {
+  let rows = 0
+  for (const ref of refs) {
+    const page = proof.proved ? listPage(ref, codec) : null
+    if (!page) return void proof.fail()
+    const { repetition, definition, values } = page
+    view.load(values, 0, values.length)
+    let at = 0
+    let present = 0
+    let previous = 0
+    for (let i = 0; i < repetition.length; i++) {
+      const r = repetition[i]!
+      const d = definition[i]!
+      if (r === 0 ? d !== 1 && d !== 3 : r !== 1 || i === 0 || previous !== 3 || d !== 3) return void proof.fail()
+      previous = d
+      if (r === 0) rows++
+      if (d !== 3) continue
+      present++
+      if (at + 4 > values.length) return void proof.fail()
+      const from = at + 4
+      at = from + values.readUInt32LE(at)
+      if (at > values.length || at === from || !isUtf8(values.subarray(from, at))) return void proof.fail()
+      if (!proof.cites(view.citing(from, at), true)) return
+    }
+    if (present !== page.present) return void proof.fail()
+  }
+  if (rows !== rowCount) proof.fail()
 }
 
 /** A string column packed by packed-columns.mjs as one page, or null when it holds a null. */

@@ -3,8 +3,9 @@ import { SUBRULE_LETTERS } from './rule-number.js'
 
 const NON_ASCII = /[\x80-\xff]/g
 // Where a text may cite: extractReferences needs a keyword, whitespace, then a digit, so a text
-// without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing, and is
-// never decoded. (Looking for the keywords too costs more than it saves.)
+// without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing. Only
+// at such a place is the keyword looked for, backwards (keywordBefore): a text without one is never
+// decoded.
 const MAY_CITE = /[\s\x80-\xff][0-9]/g
 
 // Rank of each subrule letter by its character code (0: not a subrule letter).
@@ -43,8 +44,10 @@ export class ByteView {
    * in the order they stand.
    */
   citing(from: number, to: number): string {
-    if (this.mayCite < from) this.mayCite = next(MAY_CITE, this.view, from)
-    if (this.mayCite >= to) return ''
+    let at = this.mayCite < from ? next(MAY_CITE, this.view, from) : this.mayCite
+    while (at < to && !keywordBefore(this.view, from, at)) at = next(MAY_CITE, this.view, at + 1)
+    this.mayCite = at
+    if (at >= to) return ''
     return this.string(from, to)
   }
 
@@ -81,6 +84,35 @@ export class ByteView {
     return i
   }
 }
+
+/**
+ * Whether the whitespace at `at` (a byte before a digit) may end what extractReferences' keyword
+ * pattern matches, `\b(rules?|sections?|see)\s+` (ASCII letters in any case), in a text starting at
+ * `from`. Every byte of a non-ASCII character is taken for whitespace, so that it never says no
+ * where the decoded text cites: at worst the text is decoded and found to cite nothing.
+ */
+export function keywordBefore(view: string, from: number, at: number): boolean {
+  let end = at
+  while (end >= from && isSpaceLike(view.charCodeAt(end))) end--
+  // end: the keyword's last letter, if there is one.
+  let start = -1
+  const last = view.charCodeAt(end) | 0x20
+  if (last === 0x65 /* e */) start = endsWith(view, from, end, 'see')
+  else if (last === 0x73 /* s */) start = Math.max(endsWith(view, from, end - 1, 'rule'), endsWith(view, from, end - 1, 'section'))
+  if (start < 0) start = Math.max(endsWith(view, from, end, 'rule'), endsWith(view, from, end, 'section'))
+  return start >= from && (start === from || !isWordChar(view.charCodeAt(start - 1)))
+}
+
+/** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */
+function endsWith(view: string, from: number, end: number, word: string): number {
+  const start = end - word.length + 1
+  if (start < from) return -1
+  for (let i = 0; i < word.length; i++) if ((view.charCodeAt(start + i) | 0x20) !== word.charCodeAt(i)) return -1
+  return start
+}
+
+const isSpaceLike = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >= 0x80
+const isWordChar = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
 
 // Buffer's own slices, without toString's argument handling (a third of the time of a short text).
 type Slices = { latin1Slice(from: number, to: number): string; utf8Slice(from: number, to: number): string }

@@ -1,11 +1,14 @@
-// A worker of the clean proof (prove-file.ts): proves one part of a JSONL or CSV export, or some row
-// groups of a Parquet one (a part per row group, sent as each is done).
+// The worker of the clean proof (prove-shared.ts): takes units of a JSONL, CSV or Parquet export
+// from the queue it shares with the main thread, and hands each part in as it is proved.
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ProofPart } from './checks/clean-proof.js'
-import { provePart, type PartTask } from './prove-file.js'
-import type { GroupsTask } from './prove-parquet.js'
+import { provePart, type FileJob } from './prove-file.js'
+import type { ParquetJob } from './prove-parquet.js'
+import { drain, UnitQueue, type SharedJob } from './prove-shared.js'
 
-const send = (message: { group?: number; part: ProofPart }) => parentPort!.postMessage(message, [message.part.keys.buffer as ArrayBuffer])
-const task = workerData as PartTask | GroupsTask
-if (task.format === 'parquet') await (await import('./prove-parquet.js')).proveRowGroups(task, (group, part) => send({ group, part }))
-else send({ part: await provePart(task) })
+const { job, counter, size } = workerData as SharedJob<FileJob | ParquetJob>
+const queue = new UnitQueue(counter, size)
+const send = (unit: number, part: ProofPart) => parentPort!.postMessage({ unit, part }, [part.keys.buffer as ArrayBuffer])
+const prove = job.kind === 'file' ? (k: number) => provePart(job.tasks[k]!) : await (await import('./prove-parquet.js')).parquetProver(job)
+await drain(queue, prove, send)
+parentPort!.postMessage({ done: true })

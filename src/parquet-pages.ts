@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
 import { gunzipBounded } from './workers/parquet-groups.mjs'
 
 /**
@@ -28,67 +29,113 @@ export interface FlatColumn {
 
 export type ByteArrayPage = ByteArrayPages['pages'][number]
 
+/** A data page in the layout, found by its header: its values still compressed (or not). */
+export interface PageRef {
+  body: Uint8Array
+  /** The page's level bytes (repetition, then definition), and its header. */
+  levels: Uint8Array
+  header: PageHeaderV2
+  /** How many values, and the size of the values' bytes once decompressed. */
+  values: number
+  size: number
+  compressed: boolean
+}
+
 /**
  * Byte arrays of a UTF-8 string column (number, text), or null. With `each`, each page goes to it as
  * it is read and is not kept (a text column: one page in memory, not the row group's).
  */
 export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number, each?: (page: ByteArrayPage) => void): ByteArrayPages | null {
+  const refs = stringPageRefs(chunk, column, rows)
+  if (!refs) return null
+  const pages: ByteArrayPages['pages'] = []
+  for (const ref of refs) {
+    const page = stringPage(ref, column.meta.codec)
+    if (!page) return null
+    if (each) each(page)
+    else pages.push(page)
+  }
+  return { pages, count: rows }
+}
+
+/** The pages of a UTF-8 string column in the layout, their values not yet decompressed; else null. */
+export function stringPageRefs(chunk: Uint8Array, column: FlatColumn, rows: number): PageRef[] | null {
   const { element } = column
   const { converted_type: ctype, logical_type: ltype } = element
   // UTF8 and/or STRING, and no other annotation: hyparquet then hands the bytes over as they are.
   const utf8 = (ctype === 'UTF8' || ctype === undefined) && (ltype === undefined || ltype.type === 'STRING') && (ctype ?? ltype) !== undefined
   if (element.type !== 'BYTE_ARRAY' || !utf8) return null
-  const pages: ByteArrayPages['pages'] = []
-  const count = eachPage(chunk, column, rows, (bytes, values) => {
-    const starts = new Int32Array(values)
-    const ends = new Int32Array(values)
-    let at = 0
-    for (let i = 0; i < values; i++) {
-      if (at + 4 > bytes.length) return false
-      const length = bytes.readUInt32LE(at)
-      starts[i] = at + 4
-      at += 4 + length
-      if (at > bytes.length) return false
-      ends[i] = at
-    }
-    if (each) each({ bytes, starts, ends })
-    else pages.push({ bytes, starts, ends })
-    return true
-  })
-  return count === null ? null : { pages, count }
+  return pageRefs(chunk, column, rows)
+}
+
+/** One page of byte arrays: decompressed, each value a range of it; null when its bytes do not hold its values. */
+export function stringPage(ref: PageRef, codec: string): ByteArrayPage | null {
+  const bytes = pageValues(ref, codec)
+  if (!bytes) return null
+  const starts = new Int32Array(ref.values)
+  const ends = new Int32Array(ref.values)
+  let at = 0
+  for (let i = 0; i < ref.values; i++) {
+    if (at + 4 > bytes.length) return null
+    const length = bytes.readUInt32LE(at)
+    starts[i] = at + 4
+    at += 4 + length
+    if (at > bytes.length) return null
+    ends[i] = at
+  }
+  return { bytes, starts, ends }
 }
 
 /** The values of a plain INT64 column (index), as numbers (NaN where not a safe integer), or null. */
 export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number): Float64Array | null {
   const { element } = column
   if (element.type !== 'INT64' || element.converted_type !== undefined || element.logical_type !== undefined) return null
+  const refs = pageRefs(chunk, column, rows)
+  if (!refs) return null
   const out = new Float64Array(rows)
   let at = 0
-  const count = eachPage(chunk, column, rows, (bytes, values) => {
-    if (bytes.length < values * 8) return false
-    for (let i = 0; i < values; i++) {
+  for (const ref of refs) {
+    const bytes = pageValues(ref, column.meta.codec)
+    if (!bytes || bytes.length < ref.values * 8) return null
+    for (let i = 0; i < ref.values; i++) {
       const v = bytes.readBigInt64LE(i * 8)
       out[at++] = Number.isSafeInteger(Number(v)) ? Number(v) : NaN
     }
-    return true
-  })
-  return count === null ? null : out
+  }
+  return out
 }
 
 /**
- * Decompressed values of each data page of a chunk, to `each` (false: not this layout). The count
- * of values when every page is in the layout and they add up to `rows`, else null.
+ * The data pages of a chunk, when every page header is in the layout (levels included) and their
+ * values add up to `rows`; else null. Nothing is decompressed: see pageValues.
  */
-function eachPage(chunk: Uint8Array, column: FlatColumn, rows: number, each: (values: Buffer, count: number) => boolean): number | null {
-  const { meta, element } = column
+function pageRefs(chunk: Uint8Array, column: FlatColumn, rows: number): PageRef[] | null {
+  const optional = column.element.repetition_type === 'OPTIONAL'
+  if (!optional && column.element.repetition_type !== 'REQUIRED') return null
+  return headerWalk(chunk, column.meta, rows, (v2, page) => {
+    if (v2.num_nulls !== 0 || v2.repetition_levels_byte_length !== 0) return null
+    const levels = v2.definition_levels_byte_length
+    if (levels < 0 || levels > page.length) return null
+    // Every level must say "present": RLE runs of 1 that cover the page's values exactly.
+    if (optional ? !allPresent(page.subarray(0, levels), v2.num_values) : levels !== 0) return null
+    return levels
+  })
+}
+
+type PageHeaderV2 = NonNullable<ReturnType<typeof parquetHeader>['data_page_header_v2']>
+
+/**
+ * The data pages of a chunk (v2, PLAIN, GZIP or none, no dictionary) whose `num_values` add up to
+ * `values`, each page's levels judged by `levelsOf` (the bytes they take, or null: not the layout).
+ */
+function headerWalk(chunk: Uint8Array, meta: FlatColumn['meta'], values: number, levelsOf: (v2: PageHeaderV2, page: Uint8Array) => number | null): PageRef[] | null {
   const codec = meta.codec
   if (codec !== 'GZIP' && codec !== 'UNCOMPRESSED') return null
   // (Page indexes are not read: hyparquet reads a whole row group without them too.)
   if (meta.dictionary_page_offset !== undefined) return null
-  if (Number(meta.num_values) !== rows) return null
-  const optional = element.repetition_type === 'OPTIONAL'
-  if (!optional && element.repetition_type !== 'REQUIRED') return null
+  if (Number(meta.num_values) !== values) return null
   const reader = { view: new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength), offset: 0 }
+  const refs: PageRef[] = []
   let count = 0
   // hyparquet stops with one byte left; a header that does not parse is for it to report.
   while (reader.offset < chunk.length - 1) {
@@ -99,29 +146,88 @@ function eachPage(chunk: Uint8Array, column: FlatColumn, rows: number, each: (va
       return null
     }
     const v2 = header.data_page_header_v2
-    if (header.type !== 'DATA_PAGE_V2' || !v2 || v2.encoding !== 'PLAIN' || v2.num_nulls !== 0 || v2.repetition_levels_byte_length !== 0) return null
+    if (header.type !== 'DATA_PAGE_V2' || !v2 || v2.encoding !== 'PLAIN') return null
     const page = chunk.subarray(reader.offset, reader.offset + header.compressed_page_size)
     reader.offset += header.compressed_page_size
-    const levels = v2.definition_levels_byte_length
-    if (page.length !== header.compressed_page_size || levels < 0 || levels > page.length) return null
-    // Every level must say "present": RLE runs of 1 that cover the page's values exactly.
-    if (optional ? !allPresent(page.subarray(0, levels), v2.num_values) : levels !== 0) return null
-    const body = page.subarray(levels)
-    let values: Buffer
-    if (v2.is_compressed === false || codec === 'UNCOMPRESSED') values = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-    else {
-      try {
-        values = gunzipBounded(body, header.uncompressed_page_size - levels)
-      } catch {
-        return null
-      }
-    }
-    // hyparquet holds a page that is said to be compressed to the size its header gives.
-    if (v2.is_compressed !== false && values.length !== header.uncompressed_page_size - levels) return null
-    if (!each(values, v2.num_values)) return null
+    if (page.length !== header.compressed_page_size) return null
+    const levels = levelsOf(v2, page)
+    if (levels === null) return null
+    refs.push({ body: page.subarray(levels), levels: page.subarray(0, levels), header: v2, values: v2.num_values, size: header.uncompressed_page_size - levels, compressed: v2.is_compressed !== false })
     count += v2.num_values
   }
-  return count === rows ? count : null
+  return count === values ? refs : null
+}
+
+/**
+ * The pages of a list-of-strings column written as our writer writes `examples` (an optional LIST
+ * of a repeated group of one optional UTF-8 element: repetition levels 0..1, definition levels 0..3),
+ * or null; their levels are read by listPage.
+ */
+export function listPageRefs(chunk: Uint8Array, column: ListColumn): PageRef[] | null {
+  const [list, repeated, element] = column.elements
+  const utf8 = element.converted_type === 'UTF8' && (element.logical_type === undefined || element.logical_type.type === 'STRING')
+  if (list.repetition_type !== 'OPTIONAL' || list.converted_type !== 'LIST' || list.num_children !== 1) return null
+  if (repeated.repetition_type !== 'REPEATED' || repeated.num_children !== 1 || repeated.type !== undefined) return null
+  if (element.repetition_type !== 'OPTIONAL' || element.type !== 'BYTE_ARRAY' || !utf8 || element.num_children !== undefined) return null
+  return headerWalk(chunk, column.meta, Number(column.meta.num_values), (v2, page) => {
+    const levels = v2.repetition_levels_byte_length + v2.definition_levels_byte_length
+    return v2.repetition_levels_byte_length >= 0 && v2.definition_levels_byte_length >= 0 && levels <= page.length ? levels : null
+  })
+}
+
+/** What the list reader needs of a column: its chunk's metadata and the schema elements on its path. */
+export interface ListColumn {
+  meta: FlatColumn['meta']
+  elements: [FlatColumn['element'] & ListElement, FlatColumn['element'] & ListElement, FlatColumn['element'] & ListElement]
+}
+type ListElement = { name: string; num_children?: number; converted_type?: string }
+
+/** One page of a list column: each entry's levels, and its values decompressed. */
+export interface ListPage {
+  repetition: number[]
+  definition: number[]
+  /** PLAIN byte arrays: one for each entry whose definition level is 3. */
+  values: Buffer
+  /** How many values the header says there are. */
+  present: number
+}
+
+/**
+ * A page of listPageRefs read as hyparquet reads it (the same level decoder); null when its levels
+ * do not decode to one of each per entry, or its values do not decompress.
+ */
+export function listPage(ref: PageRef, codec: string): ListPage | null {
+  const v2 = ref.header
+  const reader = { view: new DataView(ref.levels.buffer, ref.levels.byteOffset, ref.levels.byteLength), offset: 0 }
+  // Arrays as hyparquet's: a run that goes past the end lengthens one, and that is seen (not taken).
+  const repetition = new Array<number>(v2.num_values)
+  const definition = new Array<number>(v2.num_values)
+  try {
+    readRleBitPackedHybrid(reader, 1, repetition, v2.repetition_levels_byte_length)
+    reader.offset = v2.repetition_levels_byte_length
+    readRleBitPackedHybrid(reader, 2, definition, v2.definition_levels_byte_length)
+  } catch {
+    return null
+  }
+  if (repetition.length !== v2.num_values || definition.length !== v2.num_values) return null
+  const values = pageValues(ref, codec)
+  return values && { repetition, definition, values, present: v2.num_values - v2.num_nulls }
+}
+
+/** A page's values, decompressed; null when they do not unpack to the size its header gives. */
+export function pageValues(ref: PageRef, codec: string): Buffer | null {
+  const { body } = ref
+  let values: Buffer
+  if (!ref.compressed || codec === 'UNCOMPRESSED') values = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  else {
+    try {
+      values = gunzipBounded(body, ref.size)
+    } catch {
+      return null
+    }
+  }
+  // hyparquet holds a page that is said to be compressed to the size its header gives.
+  return !ref.compressed || values.length === ref.size ? values : null
 }
 
 /** Whether RLE/bit-packed levels of width 1 are RLE runs of 1 adding up to exactly `n`. */

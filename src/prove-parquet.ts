@@ -1,33 +1,43 @@
-import { closeSync, existsSync, openSync, readSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
-import { mergeProofs, type ProofPart } from './checks/clean-proof.js'
-import { CleanProof } from './checks/clean-proof.js'
-import { numbersOf, pagesOfPacked, proveExamples, proveNumbers, proveTexts } from './clean-parquet.js'
+import { closeSync, openSync, readSync } from 'node:fs'
+import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
+import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveTexts } from './clean-parquet.js'
 import { ByteView } from './clean-view.js'
-import { int64Values, stringPages, type FlatColumn } from './parquet-pages.js'
-import { FAILED, WORKER } from './prove-file.js'
+import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
+import { proveShared } from './prove-shared.js'
 import { checkParquetFile, type FileRef } from './read-export.js'
 import { packColumn } from './workers/packed-columns.mjs'
 import { decodeRowGroup, openParquetSource, type ParquetSource } from './workers/parquet-groups.mjs'
 
-/** Some row groups of a Parquet file, for one worker. */
-export interface GroupsTask {
-  format: 'parquet'
+/** The units of a Parquet file's proof, for a worker (see ParquetUnit). */
+export interface ParquetJob {
+  kind: 'parquet'
   path: string
-  groups: number[]
+  units: ParquetUnit[]
   /** Text one row group may unpack to (as the exact path's worker allows). */
   maxTextBytes: number
 }
 
+/**
+ * A share of a row group: slice 0 proves its numbers, indexes and examples (and the text whole when
+ * it is not in the layout read straight from pages), and every slice its share of the text pages.
+ */
+export interface ParquetUnit {
+  group: number
+  slice: number
+  slices: number
+}
+
 const RULES_TYPES: Record<string, string> = { number: 'string', text: 'string', examples: 'list<string>', index: 'int64' }
+/** Compressed text a slice of a row group is given: small enough that no thread waits long for another. */
+const SLICE_BYTES = 2 * 1024 * 1024
+/** This thread proves units too only when no row group is larger (hyparquet's objects for its examples have no heap limit here). */
+const HERE_MAX_GROUP = 64 * 1024 * 1024
 
 /**
  * Prove a Parquet rules export on disk clean: its footer and page headers checked as the exact path
- * checks them, its columns exactly the rules columns, then its row groups proved on every core (a
- * worker each, with the exact path's heap limit and time limit), each row group a part for
- * mergeProofs. The row count when clean, else null (damage included: the exact path reports it).
+ * checks them, its columns exactly the rules columns, then its row groups, in slices, proved on every
+ * core (see proveShared: workers with the exact path's heap limit and time limit), each slice a part
+ * for mergeProofs. The row count when clean, else null (damage included: the exact path reports it).
  */
 export async function proveParquetFile(name: string, ref: FileRef): Promise<number | null> {
   let checked
@@ -38,70 +48,110 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   }
   if (checked instanceof Uint8Array || checked.rowGroups === 0) return null
   if (checked.types.size !== 4 || Object.entries(RULES_TYPES).some(([column, type]) => checked.types.get(column) !== type)) return null
-  const workers = Math.max(1, Math.min(availableParallelism(), checked.rowGroups))
-  const tasks: GroupsTask[] = Array.from({ length: workers }, (_, w) => ({
-    format: 'parquet',
-    path: ref.path,
-    groups: Array.from({ length: Math.ceil((checked.rowGroups - w) / workers) }, (_, k) => w + k * workers),
-    maxTextBytes: checked.heapMb * 1024 * 1024,
-  }))
+  const source = await openParquetSource({ path: ref.path })
+  const groups = source.metadata.row_groups
+  // Slice 0s first, the longest: the others then fill in around them.
+  const units: ParquetUnit[] = []
+  const slices = groups.map((g) => Math.max(1, Math.min(16, Math.ceil(Number(g.columns.find((c) => c.meta_data?.path_in_schema.join('.') === 'text')?.meta_data?.total_compressed_size ?? 0) / SLICE_BYTES))))
+  for (let g = 0; g < groups.length; g++) units.push({ group: g, slice: 0, slices: slices[g]! })
+  for (let g = 0; g < groups.length; g++) for (let slice = 1; slice < slices[g]!; slice++) units.push({ group: g, slice, slices: slices[g]! })
+  const job: ParquetJob = { kind: 'parquet', path: ref.path, units, maxTextBytes: checked.heapMb * 1024 * 1024 }
+  const here = groups.every((g) => Number(g.total_byte_size) <= HERE_MAX_GROUP)
   const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + ref.size / 10_000)
-  const parts: ProofPart[] = new Array(checked.rowGroups).fill(FAILED)
-  const compiled = existsSync(fileURLToPath(WORKER))
-  const done = await Promise.all(tasks.map((task) => (compiled ? groupsInWorker(task, checked.heapMb, timeoutMs, parts) : proveRowGroups(task, (g, p) => (parts[g] = p)).then(() => true, () => false))))
-  return done.every(Boolean) ? mergeProofs(parts) : null
+  const parts = await proveShared(job, units.length, await parquetProver(job, source), { heapMb: checked.heapMb, timeoutMs, here })
+  return mergeProofs(parts)
+}
+
+/** How a thread proves the units of `job` (the file opened once, here or in a worker). */
+export async function parquetProver(job: ParquetJob, opened?: ParquetSource): Promise<(unit: number) => Promise<ProofPart>> {
+  const source = opened ?? (await openParquetSource({ path: job.path }))
+  return async (k) => {
+    const fd = openSync(job.path, 'r')
+    try {
+      return await proveUnit(source, fd, job.units[k]!, job.maxTextBytes)
+    } finally {
+      closeSync(fd)
+    }
+  }
 }
 
 /**
- * Prove row groups one after another, each part handed to `each` as it is done. Number, text and
- * index are read straight from their pages when written as our writer writes them; the examples (a
- * list column, small) and any column written otherwise are decoded by hyparquet.
+ * One unit. Number, text and index are read straight from their pages when written as our writer
+ * writes them; the examples (a list column, small) and any column written otherwise are decoded by
+ * hyparquet.
  */
-export async function proveRowGroups(task: GroupsTask, each: (group: number, part: ProofPart) => void): Promise<void> {
-  const source = await openParquetSource({ path: task.path })
-  const fd = openSync(task.path, 'r')
-  try {
-    for (const group of task.groups) {
-      const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
-      const chunk = (name: string) => flatColumn(source, fd, group, name, task.maxTextBytes)
-      const proof = new CleanProof()
-      const view = new ByteView()
-      const number = chunk('number')
-      const index = chunk('index')
-      let numbers = number && stringPages(number.bytes, number.column, rows)
-      let indexes = index && int64Values(index.bytes, index.column, rows)
-      // Numbers first, so that the texts' citations resolve as they come (not all left to the end).
-      if (numbers && indexes) proveNumbers(proof, view, numbers, indexes, rows)
-      // The text, page by page as it is read (the most of a row group, never held whole).
-      const text = chunk('text')
-      let texts = text && stringPages(text.bytes, text.column, rows, (page) => proveTexts(proof, view, page))
-      const others = ['examples', ...(!numbers ? ['number'] : []), ...(!indexes ? ['index'] : []), ...(!texts ? ['text'] : [])]
-      const decoded = await decodeRowGroup(source, group, others)
-      const packed = (name: string) => packColumn(decoded.columns[others.indexOf(name)]!, task.maxTextBytes)
-      if (!numbers || !indexes) {
-        numbers ??= pagesOfPacked(packed('number'), rows)
-        indexes ??= numbersOf(decoded.columns[others.indexOf('index')]!)
-        if (numbers) proveNumbers(proof, view, numbers, indexes, rows)
-      }
-      if (!texts) {
-        // Pages read before the layout broke were proved already: proving them again changes nothing.
-        texts = pagesOfPacked(packed('text'), rows)
-        if (texts) proveTexts(proof, view, texts.pages[0]!)
-      }
-      if (!texts || texts.count !== rows || !numbers) proof.fail()
-      proveExamples(proof, view, packed('examples'), rows)
-      each(group, proof.part())
+async function proveUnit(source: ParquetSource, fd: number, unit: ParquetUnit, maxTextBytes: number): Promise<ProofPart> {
+  const { group, slice, slices } = unit
+  const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
+  const chunk = (name: string) => flatColumn(source, fd, group, name, maxTextBytes)
+  const proof = new CleanProof()
+  const view = new ByteView()
+  const text = chunk('text')
+  const refs = text && stringPageRefs(text.bytes, text.column, rows)
+  // This slice's text pages, one in memory at a time. Once the headers say the layout holds, a page
+  // that does not decompress to it fails the proof: no other slice would prove it otherwise.
+  const proveOwnPages = () => {
+    for (let p = 0; p < refs!.length && proof.proved; p++) {
+      if (Math.floor((p * slices) / refs!.length) !== slice) continue
+      const page = stringPage(refs![p]!, text!.column.meta.codec)
+      if (!page) proof.fail()
+      else proveTexts(proof, view, page)
     }
-  } finally {
-    closeSync(fd)
   }
+  // Outside the layout, slice 0 proves the text whole.
+  if (slice > 0) {
+    if (refs) proveOwnPages()
+    return proof.part()
+  }
+  const number = chunk('number')
+  const index = chunk('index')
+  let numbers = number && stringPages(number.bytes, number.column, rows)
+  let indexes = index && int64Values(index.bytes, index.column, rows)
+  // Numbers first, so that the texts' citations resolve as they come (not all left to the end).
+  if (numbers && indexes) proveNumbers(proof, view, numbers, indexes, rows)
+  if (refs) proveOwnPages()
+  const examples = listColumn(source, fd, group, 'examples', maxTextBytes)
+  const exampleRefs = examples && listPageRefs(examples.bytes, examples.column)
+  const others = [...(!exampleRefs ? ['examples'] : []), ...(!numbers ? ['number'] : []), ...(!indexes ? ['index'] : []), ...(!refs ? ['text'] : [])]
+  const decoded = others.length > 0 ? await decodeRowGroup(source, group, others) : { columns: [] }
+  const packed = (name: string) => packColumn(decoded.columns[others.indexOf(name)]!, maxTextBytes)
+  if (!numbers || !indexes) {
+    numbers ??= pagesOfPacked(packed('number'), rows)
+    indexes ??= numbersOf(decoded.columns[others.indexOf('index')]!)
+    if (numbers) proveNumbers(proof, view, numbers, indexes, rows)
+  }
+  if (!refs) {
+    const texts = pagesOfPacked(packed('text'), rows)
+    if (texts) proveTexts(proof, view, texts.pages[0]!)
+    else proof.fail()
+  }
+  if (!numbers) proof.fail()
+  if (exampleRefs) proveExamplePages(proof, view, exampleRefs, examples!.column.meta.codec, rows)
+  else proveExamples(proof, view, packed('examples'), rows)
+  return proof.part()
 }
 
 /** A top-level column's chunk of a row group, read whole (its size was checked against the heap limit). */
 function flatColumn(source: ParquetSource, fd: number, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: FlatColumn } | null {
-  const chunk = source.metadata.row_groups[group]!.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)
   const element = topLevel(source.metadata.schema).find((e) => e.name === name && !e.num_children)
-  if (!chunk?.meta_data || !element) return null
+  const chunk = element && chunkOf(source, fd, group, [name], maxBytes)
+  return chunk ? { bytes: chunk.bytes, column: { meta: chunk.meta, element: element as FlatColumn['element'] } } : null
+}
+
+/** A list column's chunk (`name`.list.element), with the schema elements on its path. */
+function listColumn(source: ParquetSource, fd: number, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: ListColumn } | null {
+  const schema = source.metadata.schema
+  const at = schema.indexOf(topLevel(schema).find((e) => e.name === name && e.num_children === 1)!)
+  const elements = schema.slice(at, at + 3) as unknown as ListColumn['elements']
+  if (at < 0 || elements.length !== 3) return null
+  const chunk = chunkOf(source, fd, group, elements.map((e) => e.name), maxBytes)
+  return chunk ? { bytes: chunk.bytes, column: { meta: chunk.meta, elements } } : null
+}
+
+/** The chunk of the column at `path` in a row group, read whole, or null (none, or too large). */
+function chunkOf(source: ParquetSource, fd: number, group: number, path: string[], maxBytes: number): { bytes: Uint8Array; meta: FlatColumn['meta'] } | null {
+  const chunk = source.metadata.row_groups[group]!.columns.find((c) => c.meta_data?.path_in_schema.join('\0') === path.join('\0'))
+  if (!chunk?.meta_data) return null
   const meta = chunk.meta_data as unknown as FlatColumn['meta']
   const start = Number(meta.data_page_offset)
   const size = Number(meta.total_compressed_size)
@@ -112,7 +162,7 @@ function flatColumn(source: ParquetSource, fd: number, group: number, name: stri
     if (n === 0) return null
     got += n
   }
-  return { bytes, column: { meta, element: element as FlatColumn['element'] } }
+  return { bytes, meta }
 }
 
 /** The top-level elements of a flattened Parquet schema. */
@@ -125,29 +175,4 @@ function topLevel<T extends { num_children?: number }>(schema: T[]): T[] {
   }
   for (let at = 1; at < schema.length; at = skip(at)) out.push(schema[at]!)
   return out
-}
-
-/** A worker's row groups: true when every one came back (a part each, into `parts`) in time. */
-function groupsInWorker(task: GroupsTask, heapMb: number, timeoutMs: number, parts: ProofPart[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    const worker = new Worker(WORKER, { workerData: task, resourceLimits: { maxOldGenerationSizeMb: heapMb } })
-    let left = task.groups.length
-    let timer = setTimeout(() => stop(false), timeoutMs)
-    const stop = (ok: boolean) => {
-      clearTimeout(timer)
-      worker.removeAllListeners('message').removeAllListeners('exit')
-      void worker.terminate()
-      resolve(ok)
-    }
-    worker.on('message', (m: { group: number; part: ProofPart }) => {
-      parts[m.group] = m.part
-      clearTimeout(timer)
-      timer = setTimeout(() => stop(false), timeoutMs)
-      // A failed row group settles it: the others need not be decoded.
-      if (m.part.failed || --left === 0) stop(!m.part.failed)
-    })
-    // Kept for good: an 'error' with no listener would crash the process.
-    worker.on('error', () => stop(false))
-    worker.once('exit', () => stop(left === 0))
-  })
 }

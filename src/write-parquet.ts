@@ -8,7 +8,7 @@ const STRING = { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { typ
 // The layout pyarrow and Hugging Face write: optional columns, lists as 3-level LIST whose child is
 // named `element`. Without an explicit schema hyparquet-writer would store lists as JSON text and
 // int64 as INT32.
-function schemaOf(column: ColumnSpec): SchemaElement[] {
+export function schemaOf(column: ColumnSpec): SchemaElement[] {
   const optional = { repetition_type: 'OPTIONAL' } as const
   switch (column.type) {
     case 'string':

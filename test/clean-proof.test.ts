@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
-import { parquetMetadata } from 'hyparquet'
+import { parquetMetadata, parquetReadObjects } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { mergeProofs } from '../src/checks/clean-proof.js'
 import { proveCsvClean, proveCsvPart } from '../src/clean-csv.js'
@@ -14,8 +16,11 @@ import { EtlError } from '../src/errors.js'
 import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/node.js'
 import { proveFile } from '../src/prove-file.js'
 import { proveParquetFile } from '../src/prove-parquet.js'
+import { listPage, listPageRefs } from '../src/parquet-pages.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
-import { writeParquet } from '../src/write-parquet.js'
+import { schemaOf, writeParquet } from '../src/write-parquet.js'
+import { writeJsonl } from '../src/write-jsonl.js'
+import { writeCsv } from '../src/write-csv.js'
 import { validateExportStream, validateSource } from '../src/validate.js'
 import { cli as runCli } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
@@ -354,6 +359,139 @@ describe('the clean proof of Parquet', () => {
   }, 600_000)
 })
 
+describe('the examples column read straight from its pages', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'clean-lists-'))
+  let n = 0
+  // Lists as our writer writes them and as it never does: null lists, null and empty examples.
+  const example = fc.oneof(fc.constantFrom('Example: a game.', 'See rule 100.1.', 'See rule 999.9.', '', 'é — ü'), fc.constant(null))
+  const examples = fc.oneof({ arbitrary: fc.array(example, { maxLength: 4 }), weight: 5 }, { arbitrary: fc.constant(null), weight: 1 })
+  /** Rows in our layout (v2 pages, PLAIN, GZIP), their examples as drawn, in pages of `pageSize` bytes. */
+  const parquetOf = (lists: (string | null)[][] | null[], groupRows: number, pageSize: number) =>
+    new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'number', data: lists.map((_, i) => `100.${i + 1}`), encoding: 'PLAIN', statistics: false },
+          { name: 'text', data: lists.map(() => 'A rule.'), encoding: 'PLAIN', statistics: false },
+          { name: 'examples', data: lists, encoding: 'PLAIN', statistics: false, pageSize },
+          { name: 'index', data: lists.map((_, i) => BigInt(i)) },
+        ],
+        schema: [{ name: 'schema', num_children: 4 }, ...RULES_TABLE.columns.flatMap(schemaOf)],
+        codec: 'GZIP',
+        compressors: { GZIP: (b: Uint8Array) => gzipSync(b, { level: 1 }) },
+        rowGroupSize: groupRows,
+      }),
+    )
+  const onDisk = async (bytes: Uint8Array, exact: boolean) => {
+    const path = join(dir, `rules-${n++}.parquet`)
+    writeFileSync(path, bytes)
+    try {
+      return { report: await validateExportStream(path.replace(/-\d+\.parquet$/, '.parquet'), await inputFileChunks(path, MAX_EXPORT_BYTES), { exact }) }
+    } catch (e) {
+      return { error: e instanceof EtlError ? `${e.code}: ${e.message}` : `not an EtlError: ${String(e)}` }
+    }
+  }
+  /** The examples of each row as listPage's levels and values say (Dremel, for this one shape). */
+  const listsOf = (bytes: Uint8Array) => {
+    const metadata = parquetMetadata(bytes.buffer as ArrayBuffer)
+    const lists: (string | null)[][] | null[] = []
+    for (const group of metadata.row_groups) {
+      const meta = group.columns.find((c) => c.meta_data?.path_in_schema[0] === 'examples')!.meta_data!
+      const start = Number(meta.data_page_offset)
+      const refs = listPageRefs(bytes.subarray(start, start + Number(meta.total_compressed_size)), { meta: meta as never, elements: metadata.schema.slice(3, 6) as never })
+      expect(refs).not.toBeNull()
+      for (const ref of refs!) {
+        const page = listPage(ref, meta.codec)!
+        let at = 0
+        const value = () => {
+          const length = page.values.readUInt32LE(at)
+          at += 4 + length
+          return page.values.toString('utf8', at - length, at)
+        }
+        page.repetition.forEach((r, i) => {
+          const d = page.definition[i]!
+          const item = d === 3 ? value() : null
+          if (r === 0) (lists as unknown[]).push(d === 0 ? null : d === 1 ? [] : [item])
+          else (lists.at(-1) as (string | null)[]).push(item)
+        })
+      }
+    }
+    return lists
+  }
+
+  it('decodes them as hyparquet does, proves nothing where one is null, and validate gives the report the checks give', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(examples, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom(0, 16, 200), async (lists, groupRows, pageSize) => {
+        const bytes = parquetOf(lists, groupRows, pageSize)
+        const read = await parquetReadObjects({ file: bytes.buffer as ArrayBuffer, columns: ['examples'], compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) } })
+        // Where a list or an example is null the proof fails, and the checks say what hyparquet made
+        // of it (a row of [null] comes out as undefined): elsewhere the two read the same lists.
+        if (!lists.some((l) => l === null || l.includes(null))) expect(listsOf(bytes)).toEqual(read.map((r) => r.examples))
+        else expect(await proveParquetFile('rules.parquet', await (async () => {
+          const path = join(dir, `nulls-${n++}.parquet`)
+          writeFileSync(path, bytes)
+          return { path, size: bytes.length }
+        })())).toBeNull()
+        const exact = await onDisk(bytes, true)
+        expect(await onDisk(bytes, false)).toEqual(exact)
+      }),
+      { numRuns: Math.round(RUNS / 5), ...SEED },
+    )
+  }, 600_000)
+
+  it('does not trust a page whose header miscounts its nulls (hyparquet reads as many values as it says)', async () => {
+    const lists = rows.slice(0, 50).map((row, i) => (i % 3 === 0 ? [] : (row.examples as string[]).length ? (row.examples as string[]) : ['An example.']))
+    const bytes = parquetOf(lists, 50, 0)
+    const meta = parquetMetadata(bytes.buffer as ArrayBuffer).row_groups[0]!.columns.find((c) => c.meta_data?.path_in_schema[0] === 'examples')!.meta_data!
+    const start = Number(meta.data_page_offset)
+    const headerOf = (b: Uint8Array) => {
+      const reader = { view: new DataView(b.buffer), offset: start }
+      return { header: parquetHeader(reader), end: reader.offset }
+    }
+    const { header, end } = headerOf(bytes)
+    const nulls = header.data_page_header_v2!.num_nulls
+    expect(nulls).toBe(17)
+    for (const delta of [1, -1]) {
+      // The byte of the header that holds num_nulls (a zigzag varint): the one that, changed, changes only it.
+      const changed = Array.from({ length: end - start }, (_, k) => {
+        const b = new Uint8Array(bytes)
+        b[start + k] = b[start + k]! + 2 * delta
+        try {
+          const h = headerOf(b).header
+          return h.data_page_header_v2?.num_nulls === nulls + delta && h.data_page_header_v2.num_values === header.data_page_header_v2!.num_values ? b : null
+        } catch {
+          return null
+        }
+      }).find((b) => b !== null)!
+      expect(changed).toBeDefined()
+      const exact = await onDisk(changed, true)
+      expect(await onDisk(changed, false)).toEqual(exact)
+      expect(exact.report?.valid ?? false).toBe(false)
+    }
+  })
+
+  it('gives the report (or error) the checks give when the examples column is damaged', async () => {
+    const lists = rows.map((row) => row.examples as string[])
+    lists[3] = []
+    const bytes = parquetOf(lists, 100, 400)
+    const metadata = parquetMetadata(bytes.buffer as ArrayBuffer)
+    const chunks = metadata.row_groups.map((g) => g.columns.find((c) => c.meta_data?.path_in_schema[0] === 'examples')!.meta_data!)
+    expect(await proveParquetFile('rules.parquet', await (async () => {
+      const path = join(dir, 'whole.parquet')
+      writeFileSync(path, bytes)
+      return { path, size: bytes.length }
+    })())).toBe(rows.length)
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), async (which, offset, value) => {
+        const chunk = chunks[which % chunks.length]!
+        const damaged = new Uint8Array(bytes)
+        damaged[Number(chunk.data_page_offset) + (offset % Number(chunk.total_compressed_size))] = value
+        expect(await onDisk(damaged, false)).toEqual(await onDisk(damaged, true))
+      }),
+      { numRuns: Math.round(RUNS / 3), ...SEED },
+    )
+  }, 600_000)
+})
+
 describe('the CLI', () => {
   it('gives the same report with --exact (every check on every row) as with the proof, clean or not, in every format', () => {
     const dir = mkdtempSync(join(tmpdir(), 'clean-cli-'))
@@ -381,4 +519,44 @@ describe('the CLI', () => {
       }
     }
   })
+
+  it('gives the same report both ways for exports proved in many units on two threads', () => {
+    // 45,000 rows of real texts (their citations pointed at 100.1): JSONL and CSV of 11+ MiB are
+    // cut into units; the Parquet file's first row group (30,000 rows) has its text in slices.
+    const dir = mkdtempSync(join(tmpdir(), 'clean-units-'))
+    const real = rows.filter((row) => typeof row.text === 'string')
+    const numbers: string[] = []
+    for (let section = 100; numbers.length < 45_000; section++) for (let rule = 1; rule <= 300; rule++) numbers.push(`${section}.${rule}`)
+    const make = (change?: (rs: Row[]) => void) => {
+      const rs: Row[] = numbers.map((number, i) => ({ number, text: real[i % real.length]!.text, examples: real[i % real.length]!.examples, index: i }))
+      change?.(rs)
+      return rs as unknown as TableRow[]
+    }
+    const cases = {
+      clean: make(),
+      // Out of order near the end (an error); a citation of a rule that is not there (a warning), in
+    // the first row group's last slice.
+      swapped: make((rs) => ([rs[44_000], rs[44_001]] = [rs[44_001]!, rs[44_000]!])),
+      dangling: make((rs) => (rs[29_000]!.text = 'See rule 999.999.')),
+    }
+    for (const [name, rs] of Object.entries(cases)) {
+      const files = {
+        jsonl: writeJsonl(RULES_TABLE, rs),
+        csv: writeCsv(RULES_TABLE, rs),
+        parquet: writeParquet(RULES_TABLE, rs, 'test', { rowGroupSize: 30_000 }),
+      }
+      expect(files.jsonl.length).toBeGreaterThan(9 * 1024 * 1024)
+      for (const [format, bytes] of Object.entries(files)) {
+        const path = join(dir, `${name}.${format}`)
+        writeFileSync(path, bytes)
+        const proof = runCli(['validate', path, '--json'])
+        const exact = runCli(['validate', path, '--json', '--exact'])
+        expect(proof.stdout, `${name}.${format}`).toBe(exact.stdout)
+        expect(proof.status, `${name}.${format}: ${proof.stdout.slice(0, 300)}`).toBe(name === "swapped" ? 1 : 0)
+        const byCode = JSON.parse(proof.stdout).counts.byCode as Record<string, number>
+        if (name === 'swapped') expect(byCode.order).toBeGreaterThan(0)
+        if (name === 'dangling') expect(byCode).toEqual({ 'dangling-reference': 1 })
+      }
+    }
+  }, 300_000)
 })

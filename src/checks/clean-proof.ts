@@ -26,8 +26,8 @@ export class CleanProof {
   /** Packed numbers (section, rule, letters rank; 10 bits each), strictly increasing. */
   private keys = new Int32Array(1 << 12)
   private readonly sections = new Uint8Array(1000)
-  /** Citation targets not resolved by the rows before them (forward or dangling), each once. */
-  private readonly pending = new Set<string>()
+  /** Citation targets not resolved by the rows before them (forward or dangling), each once, with their kind. */
+  private readonly pending = new Map<string, string>()
   /** Targets found to resolve (they stay resolved: rows are only added), so as not to look again. */
   private readonly resolved = new Set<string>()
 
@@ -91,12 +91,15 @@ export class CleanProof {
   }
 
   private readonly cite = (target: string, kind: string) => {
-    if (this.resolved.has(target)) return
+    // (A target's kind follows from it: a target is pending or resolved under one kind.) One seen
+    // unresolved is left for the end, not looked for again: a part of a file cites what the parts
+    // before it hold on almost every row.
+    if (this.resolved.has(target) || this.pending.has(target)) return
     if (resolves(kind, target, this.keys, this.rows, this.sections)) {
       if (this.resolved.size < MAX_PENDING) this.resolved.add(target)
       return
     }
-    this.pending.add(`${kind} ${target}`)
+    this.pending.set(target, kind)
     // A file citing endless distinct missing targets is not worth proving clean.
     if (this.pending.size > MAX_PENDING) this.fail()
   }
@@ -111,7 +114,7 @@ export class CleanProof {
       last: this.rows === 0 ? null : this.prev,
       keys: this.keys.slice(0, this.rows),
       sections: this.sections,
-      pending: [...this.pending],
+      pending: [...this.pending].map(([target, kind]) => `${kind} ${target}`),
     }
   }
 }

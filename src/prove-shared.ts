@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ProofPart } from './checks/clean-proof.js'
+
+/**
+ * Units of a proof shared by this thread and a worker: each takes the next unit nobody has taken (a
+ * counter in shared memory), so that neither waits for the other however the machine's cores are
+ * shared out (a fixed half each left one thread idle for a tenth of the run while the other finished).
+ */
+export class UnitQueue {
+  constructor(
+    readonly counter: Int32Array,
+    readonly size: number,
+  ) {}
+
+  static create(size: number): UnitQueue {
+    return new UnitQueue(new Int32Array(new SharedArrayBuffer(4)), size)
+  }
+
+  /** The next unit, or -1 when all are taken (or the queue is closed). */
+  take(): number {
+    const k = Atomics.add(this.counter, 0, 1)
+    return k < this.size ? k : -1
+  }
+
+  /** No unit is handed out after this: one unit not proved settles the whole. */
+  close(): void {
+    Atomics.store(this.counter, 0, this.size)
+  }
+}
+
+/**
+ * Take units until none is left, each proved by `prove` and handed to `each`. A unit that throws is
+ * not proved (the exact path then meets what threw, and reports it).
+ */
+export async function drain(queue: UnitQueue, prove: (unit: number) => Promise<ProofPart>, each: (unit: number, part: ProofPart) => void): Promise<void> {
+  for (let k = queue.take(); k >= 0; k = queue.take()) {
+    const part = await Promise.resolve(k).then(prove).catch(() => FAILED)
+    if (part.failed) queue.close()
+    each(k, part)
+  }
+}
+
+/** What a worker of the proof is given: the units' description (`job`) and the queue's counter. */
+export interface SharedJob<J> {
+  job: J
+  counter: Int32Array
+  size: number
+}
+
+export interface ShareOptions {
+  /** The workers' heap, MiB. */
+  heapMb: number
+  /** How long a worker may go without handing in a unit. */
+  timeoutMs?: number
+  /**
+   * Whether this thread proves units too (the fastest: no worker to wait for), or leaves them all
+   * to workers, one per core, whose heap limit holds what a unit may take (a hostile file's).
+   */
+  here: boolean
+}
+
+/**
+ * Prove `size` units here and in workers (clean-worker.ts, given `job`), in whatever order they are
+ * taken; their parts by unit, a unit not proved (its thread stopped, timed out or failed) left as
+ * `FAILED`. Here alone where there is one unit, one core or no compiled worker (tests run the source).
+ */
+export async function proveShared<J>(job: J, size: number, prove: (unit: number) => Promise<ProofPart>, options: ShareOptions): Promise<ProofPart[]> {
+  const parts: ProofPart[] = new Array(size).fill(FAILED)
+  const queue = UnitQueue.create(size)
+  const keep = (k: number, part: ProofPart) => (parts[k] = part)
+  const cores = availableParallelism()
+  const compiled = existsSync(fileURLToPath(WORKER))
+  const here = options.here || !compiled
+  const count = !compiled ? 0 : Math.min(size - (here ? 1 : 0), here ? cores - 1 : cores)
+  const helpers = Array.from({ length: Math.max(0, count) }, () => inWorker({ job, counter: queue.counter, size }, queue, keep, options))
+  // A unit not proved settles it: the units under way elsewhere are not waited for.
+  const settle = (k: number, part: ProofPart) => {
+    keep(k, part)
+    if (part.failed) for (const h of helpers) h.stop()
+  }
+  if (here) await drain(queue, prove, settle)
+  await Promise.all(helpers.map((h) => h.done))
+  return parts
+}
+
+/** The worker's share: its parts as they come, until it says it is done, stops, or is stopped. */
+function inWorker<J>(shared: SharedJob<J>, queue: UnitQueue, keep: (k: number, part: ProofPart) => void, options: ShareOptions): { done: Promise<void>; stop: () => void } {
+  let stop = () => {}
+  const done = new Promise<void>((resolve) => {
+    const worker = new Worker(WORKER, { workerData: shared, resourceLimits: { maxOldGenerationSizeMb: options.heapMb } })
+    let timer: NodeJS.Timeout | undefined
+    stop = () => {
+      clearTimeout(timer)
+      worker.removeAllListeners('message').removeAllListeners('exit')
+      // Units it took and did not hand in stay FAILED: the whole is then not proved.
+      queue.close()
+      void worker.terminate()
+      resolve()
+    }
+    const wait = () => {
+      clearTimeout(timer)
+      if (options.timeoutMs !== undefined) timer = setTimeout(stop, options.timeoutMs)
+    }
+    wait()
+    worker.on('message', (m: { unit: number; part: ProofPart } | { done: true }) => {
+      if ('done' in m) return void stop()
+      keep(m.unit, m.part)
+      if (m.part.failed) return void stop()
+      wait()
+    })
+    // Kept for good: an 'error' with no listener would crash the process.
+    worker.on('error', () => stop())
+    worker.once('exit', () => stop())
+  })
+  return { done, stop: () => stop() }
+}
+
+export const WORKER = new URL('./clean-worker.js', import.meta.url)
+export const FAILED: ProofPart = { failed: true, rows: 0, firstIndex: 0, first: null, last: null, keys: new Int32Array(0), sections: new Uint8Array(0), pending: [] }

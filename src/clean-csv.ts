@@ -52,6 +52,8 @@ class RecordReader {
   private readonly starts = [0, 0, 0, 0]
   private readonly ends = [0, 0, 0, 0]
   private readonly doubled = [false, false, false, false]
+  // The next backslash in the region (searched on demand, in order).
+  private backslash = -1
 
   constructor(
     private readonly proof: CleanProof,
@@ -67,6 +69,7 @@ class RecordReader {
   region(buf: Buffer, final: boolean): number {
     const bytes = this.bytes
     const view = bytes.load(buf, 0, buf.length)
+    this.backslash = -1
     let at = 0
     if (this.atHeader) {
       // A byte order mark is dropped, as the exact path's decoder drops it.
@@ -149,8 +152,10 @@ class RecordReader {
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, Number(indexText))) return false
     if (ends[1] === textAt || view.startsWith('Example', textAt)) return proof.fail()
     const text = bytes.citing(textAt, ends[1]!)
-    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true)) return false
+    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true, doubled[1] ? 0 : bytes.citeFrom)) return false
     if (ends[2]! - examplesAt === 2 && view.startsWith('[]', examplesAt)) return true
+    const written = doubled[2] ? this.examplesWritten(examplesAt, ends[2]!) : null
+    if (written !== null) return written
     let examples: unknown
     try {
       const written = bytes.string(examplesAt, ends[2]!)
@@ -161,6 +166,46 @@ class RecordReader {
     if (!Array.isArray(examples)) return proof.fail()
     for (const e of examples) if (typeof e !== 'string' || !proof.example(e)) return proof.fail()
     return true
+  }
+
+  /**
+   * The examples field as our writer writes it, a JSON array of strings with its quotes doubled
+   * (`[""…"",""…""]`) and no escape or control byte in it (so each string is its bytes), held to
+   * the proof; null when it is written otherwise (it is then parsed). What it proved of the strings
+   * before it gives up stands: they are the parsed strings too.
+   */
+  private examplesWritten(from: number, to: number): boolean | null {
+    const { bytes, proof } = this
+    const view = bytes.view
+    if (view.charCodeAt(from) !== 0x5b || this.controlIn(from, to) || this.backslashIn(from, to)) return null
+    for (let i = from + 1; ; ) {
+      if (view.charCodeAt(i) !== 0x22 || view.charCodeAt(i + 1) !== 0x22) return null
+      const start = i + 2
+      const end = view.indexOf('"', start)
+      if (end < 0 || end + 1 >= to || view.charCodeAt(end + 1) !== 0x22) return null
+      if (end === start) return proof.fail()
+      if (!proof.cites(bytes.citing(start, end), true, bytes.citeFrom)) return false
+      i = end + 2
+      const c = view.charCodeAt(i)
+      if (c === 0x5d) return i === to - 1 ? true : null
+      if (c !== 0x2c) return null
+      i++
+    }
+  }
+
+  /** Whether view[from, to) holds a control byte (a field of examples: a small share of the bytes). */
+  private controlIn(from: number, to: number): boolean {
+    const view = this.bytes.view
+    for (let k = from; k < to; k++) if (view.charCodeAt(k) < 0x20) return true
+    return false
+  }
+
+  private backslashIn(from: number, to: number): boolean {
+    if (this.backslash !== Infinity && this.backslash < from) {
+      const at = this.bytes.view.indexOf('\\', from)
+      this.backslash = at < 0 ? Infinity : at
+    }
+    return this.backslash < to
   }
 }
 

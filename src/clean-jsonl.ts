@@ -1,6 +1,7 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
 import { MAX_JSONL_LINE } from './limits.js'
+import type { ByteScan } from './byte-scan.js'
 import { ByteView } from './clean-view.js'
 
 /**
@@ -85,8 +86,8 @@ class LineReader {
     if (!isUtf8(buf.subarray(from, to))) return this.proof.fail()
     this.buf = buf
     this.base = from
-    const view = this.bytes.load(buf, from, to)
-    const odd = oddBytes(buf, from, to)
+    const view = this.bytes.load(buf, from, to, true, MAX_ODD)
+    const odd = oddBytes(buf, from, to, this.bytes.scan)
     this.odd = odd.positions
     this.oddUpTo = odd.upTo
     this.nextOdd = 0
@@ -142,11 +143,11 @@ class LineReader {
     const proof = this.proof
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, index)) return true
     if (textEnd === textStart || view.startsWith('Example', textStart)) return !proof.fail()
-    if (!proof.cites(bytes.citing(textStart, textEnd), true)) return true
+    if (!proof.cites(bytes.citing(textStart, textEnd), true, bytes.citeFrom)) return true
     for (let e = examplesStart; e < examplesEnd; ) {
       const close = view.indexOf('"', e + 1)
       if (close === e + 1) return !proof.fail()
-      if (!proof.cites(bytes.citing(e + 1, close), true)) return true
+      if (!proof.cites(bytes.citing(e + 1, close), true, bytes.citeFrom)) return true
       e = close + 2
     }
     return true
@@ -178,45 +179,22 @@ class LineReader {
 
 /**
  * Positions, from `from`, of the bytes in buf[from, to) that no plain JSON string holds: a backslash
- * (an escape) or a control byte other than a line's end (\n, or the \r of \r\n). Control bytes are
- * looked for four at a time (a word has one below 0x20 when (w - 0x20202020) & ~w & 0x80808080).
+ * (an escape) or a control byte other than a line's end (\n, or the \r of \r\n; found by the scan).
  */
-function oddBytes(buf: Buffer, from: number, to: number): { positions: number[]; upTo: number } {
+function oddBytes(buf: Buffer, from: number, to: number, scan: ByteScan): { positions: number[]; upTo: number } {
   const out: number[] = []
   // Kept to MAX_ODD of each kind (a region of backslashes must not become an array of millions):
   // past the last kept one, lines are taken as odd and parsed (upTo).
-  let upTo = Infinity
+  let upTo = scan.controlsUpTo
   for (let at = buf.indexOf(0x5c, from); at >= 0 && at < to; at = buf.indexOf(0x5c, at + 1)) {
     out.push(at - from)
     if (out.length === MAX_ODD) {
-      upTo = at - from
+      upTo = Math.min(upTo, at - from)
       break
     }
   }
-  const backslashes = out.length
-  const keep = (k: number) => {
-    out.push(k - from)
-    return out.length - backslashes < MAX_ODD
-  }
-  scan: {
-    let i = from
-    for (; i < to && (buf.byteOffset + i) % 4 !== 0; i++) if (odd(buf, i, to) && !keep(i)) break scan
-    const words = new Int32Array(buf.buffer, buf.byteOffset + i, (to - i) >> 2)
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w]!
-      if (((word - 0x20202020) & ~word & 0x80808080) === 0) continue
-      for (let k = i + 4 * w, end = k + 4; k < end; k++) if (buf[k]! < 0x20 && odd(buf, k, to) && !keep(k)) break scan
-    }
-    for (i += 4 * words.length; i < to; i++) if (odd(buf, i, to) && !keep(i)) break scan
-  }
-  if (out.length - backslashes === MAX_ODD) upTo = Math.min(upTo, out.at(-1)!)
-  return { positions: out.sort((a, b) => a - b), upTo }
+  if (scan.controls.length === 0) return { positions: out, upTo }
+  return { positions: out.concat(scan.controls).sort((a, b) => a - b), upTo }
 }
 
 const MAX_ODD = 65536
-
-/** A control byte that is not a line's end (\n, or the \r of \r\n). */
-function odd(buf: Buffer, i: number, to: number): boolean {
-  const b = buf[i]!
-  return b < 0x20 && b !== 0x0a && !(b === 0x0d && i + 1 < to && buf[i + 1] === 0x0a)
-}

@@ -1,12 +1,8 @@
 import { Buffer } from 'node:buffer'
+import { ByteScan } from './byte-scan.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
 
 const NON_ASCII = /[\x80-\xff]/g
-// Where a text may cite: extractReferences needs a keyword, whitespace, then a digit, so a text
-// without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing. Only
-// at such a place is the keyword looked for, backwards (keywordBefore): a text without one is never
-// decoded.
-const MAY_CITE = /[\s\x80-\xff][0-9]/g
 
 // Rank of each subrule letter by its character code (0: not a subrule letter).
 const LETTER_RANK = new Uint8Array(128)
@@ -22,20 +18,30 @@ export class ByteView {
   view = ''
   private buf: Buffer = Buffer.alloc(0)
   private base = 0
-  // The next position of a non-ASCII character, and of a possible citation (searched on demand).
+  // The next position of a non-ASCII character (searched on demand).
   private nonAscii = 0
-  private mayCite = 0
+  /**
+   * Where a text may cite: extractReferences needs a keyword, whitespace, then a digit, so a text
+   * without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing (the
+   * scan's gates). Only at a gate is the keyword looked for, backwards (keywordStart): a text
+   * without one is never decoded. With `controls`, the scan also has the region's control bytes.
+   */
+  readonly scan = new ByteScan()
+  private gate = 0
+  /** Where in the text citing() last gave the citations may start (see forEachReference). */
+  citeFrom = 0
   /** The parts of the number last read by ruleNumber(). */
   section = 0
   rule = 0
   rank = 0
 
-  load(buf: Buffer, from: number, to: number): string {
+  load(buf: Buffer, from: number, to: number, controls = false, maxControls = Infinity): string {
     this.buf = buf
     this.base = from
     this.view = latin1(buf, from, to)
     this.nonAscii = next(NON_ASCII, this.view, 0)
-    this.mayCite = next(MAY_CITE, this.view, 0)
+    this.scan.scan(buf, from, to, controls, maxControls)
+    this.gate = 0
     return this.view
   }
 
@@ -44,11 +50,19 @@ export class ByteView {
    * in the order they stand.
    */
   citing(from: number, to: number): string {
-    let at = this.mayCite < from ? next(MAY_CITE, this.view, from) : this.mayCite
-    while (at < to && !keywordBefore(this.view, from, at)) at = next(MAY_CITE, this.view, at + 1)
-    this.mayCite = at
-    if (at >= to) return ''
-    return this.string(from, to)
+    const { gates, gateCount } = this.scan
+    let g = this.gate
+    while (g < gateCount && gates[g]! < from) g++
+    this.gate = g
+    for (; g < gateCount && gates[g]! < to; g++) {
+      const keyword = keywordStart(this.view, from, gates[g]!)
+      if (keyword < 0) continue
+      const text = this.string(from, to)
+      // In an ASCII text a position of the view is one of the text: no citation starts before it.
+      this.citeFrom = text.length === to - from ? keyword - from : 0
+      return text
+    }
+    return ''
   }
 
   /** The text at from..to, decoded from the bytes only when it is not ASCII. */
@@ -86,12 +100,13 @@ export class ByteView {
 }
 
 /**
- * Whether the whitespace at `at` (a byte before a digit) may end what extractReferences' keyword
- * pattern matches, `\b(rules?|sections?|see)\s+` (ASCII letters in any case), in a text starting at
- * `from`. Every byte of a non-ASCII character is taken for whitespace, so that it never says no
- * where the decoded text cites: at worst the text is decoded and found to cite nothing.
+ * Where the keyword starts when the whitespace at `at` (a byte before a digit) may end what
+ * extractReferences' keyword pattern matches, `\b(rules?|sections?|see)\s+` (ASCII letters in any
+ * case), in a text starting at `from`; else -1. Every byte of a non-ASCII character is taken for
+ * whitespace, so that it never says no where the decoded text cites: at worst the text is decoded
+ * and found to cite nothing. (The first such place is never after the first citation's keyword.)
  */
-export function keywordBefore(view: string, from: number, at: number): boolean {
+export function keywordStart(view: string, from: number, at: number): number {
   let end = at
   while (end >= from && isSpaceLike(view.charCodeAt(end))) end--
   // end: the keyword's last letter, if there is one.
@@ -100,7 +115,7 @@ export function keywordBefore(view: string, from: number, at: number): boolean {
   if (last === 0x65 /* e */) start = endsWith(view, from, end, 'see')
   else if (last === 0x73 /* s */) start = Math.max(endsWith(view, from, end - 1, 'rule'), endsWith(view, from, end - 1, 'section'))
   if (start < 0) start = Math.max(endsWith(view, from, end, 'rule'), endsWith(view, from, end, 'section'))
-  return start >= from && (start === from || !isWordChar(view.charCodeAt(start - 1)))
+  return start >= from && (start === from || !isWordChar(view.charCodeAt(start - 1))) ? start : -1
 }
 
 /** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */

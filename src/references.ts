@@ -38,13 +38,14 @@ export function extractReferences(text: string, source: string, line?: number): 
 
 /**
  * Each citation target of `text`, as extractReferences finds them, without a Reference object each.
- * `hasDigit`: the caller knows the text holds a digit (else it is looked for first).
+ * `hasDigit`: the caller knows the text holds a digit (else it is looked for first); `from`: it knows
+ * no citation's keyword starts before there.
  */
-export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void, hasDigit = false): void {
+export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void, hasDigit = false, from = 0): void {
   // Most texts cite nothing: without a digit there is nothing to find.
   if (!hasDigit && !HAS_DIGIT.test(text)) return
   // exec, not matchAll: no iterator and match array kept per text (KEYWORD is used nowhere else).
-  KEYWORD.lastIndex = 0
+  KEYWORD.lastIndex = from
   for (let keyword = KEYWORD.exec(text); keyword; keyword = KEYWORD.exec(text)) {
     // section or sections (7 or 8 letters), else rule, rules or see.
     const pattern = keyword[1]!.length >= 7 ? CHAPTER_OR_SECTION_REF : RULE_REF

@@ -107,7 +107,8 @@ const edits: fc.Arbitrary<(rs: Row[]) => void>[] = [
   fc
     .tuple(fc.nat(), fc.constantFrom('', 'Example: a game.', 'See rule 999.9z.', 'See rule 100.1.', 'See rules 100.1a–c.', 'See section 1.', 'see section 9.', 'rule\u00a0100.9', 'rules 419,8', 'x'.repeat(3), 5, null))
     .map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.text = v)),
-  fc.tuple(fc.nat(), fc.constantFrom([], [''], ['See rule 999.1.'], ['See rule 100.1.'], ['ok', 3], 'x', '"ab"', 5, {})).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.examples = v)),
+  // (An escaped newline is whitespace once parsed: `rule\n999.1` cites what is not there.)
+  fc.tuple(fc.nat(), fc.constantFrom([], [''], ['See rule 999.1.'], ['See rule 100.1.'], ['See rule\n999.1.'], ['a\tb', 'See rule 100.1.'], ['ok', 3], 'x', '"ab"', 5, {})).map(([a, v]) => (rs: Row[]) => void (rs[a % rs.length]!.examples = v)),
   // An index written otherwise than as digits (CSV reads `7` as 7, never `7.0`, ` 7` or ``).
   fc.tuple(fc.nat(), fc.constantFrom('.0', ' ', '+', '0', '', '-')).map(([a, how]) => (rs: Row[]) => {
     const row = rs[a % rs.length]!
@@ -154,7 +155,8 @@ function writeCsvRows(rs: Row[], layout: fc.RecordValue<{ [k: string]: boolean }
     let cells = keys.map((k) => cell(row[k]))
     if (own && layout.spaced) cells = cells.map((c) => (c.startsWith('"') ? c : `"${c}"`))
     if (own && layout.escaped) cells[1] = `"${String(row.text).replace(/"/g, '""')}" `
-    if (own && layout.tab) cells[2] = cells[2]!.replace('[', '[\t')
+    // A tab before the list, or raw inside its first string (JSON allows neither).
+    if (own && layout.tab) cells[2] = cells[2]!.includes('[""') ? cells[2]!.replace('[""', '[""\t') : cells[2]!.replace('[', '[\t')
     return cells.join(',')
   })
   if (layout.blank) lines.splice(which % lines.length, 0, '')
@@ -225,6 +227,28 @@ describe('escapes by the hundred thousand', () => {
     expect(new TextDecoder().decode(escaped)).toContain('"text":"\\u0045xample')
     expect(await proveJsonlClean(chunked(escaped, []))).toBeNull()
     expect((await validateSource('rules.jsonl', escaped)).counts.byCode['example-as-row']).toBe(1)
+  })
+})
+
+describe('the examples of a CSV file read straight from their bytes', () => {
+  const layout = { reorder: false, spaced: false, escaped: false, crlf: false, blank: false, noFinalNewline: false, bom: false, tab: false }
+  const withExamples = rows.findIndex((row) => Array.isArray(row.examples) && row.examples.length > 0)
+
+  it('are proved only when each string is its bytes: a control byte or an escape in one sends the field to the parser', async () => {
+    expect(withExamples).toBeGreaterThanOrEqual(0)
+    const csv = new TextDecoder().decode(writeCsvRows(rows, layout, 0))
+    expect(await proveCsvClean(chunked(enc.encode(csv), []))).toBe(rows.length)
+    const line = csv.split('\n')[withExamples + 1]!
+    expect(line).toContain(',"[""')
+    // A raw tab in the first example (JSON has no such string), and an escaped newline before a
+    // rule that is not there (a citation once parsed).
+    for (const changed of [line.replace(',"[""', ',"[""\t'), line.replace(',"[""', ',"[""See rule\\n999.1. ')]) {
+      const bytes = enc.encode(csv.replace(line, changed))
+      const exact = await outcome('rules.csv', bytes, true)
+      expect(exact.report?.diagnostics.length ?? 1).toBeGreaterThan(0)
+      expect(await proveCsvClean(chunked(bytes, []))).toBeNull()
+      expect(await outcome('rules.csv', bytes, false)).toEqual(exact)
+    }
   })
 })
 

@@ -1,21 +1,31 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
+import { ByteScan } from '../src/byte-scan.js'
 import { ByteView } from '../src/clean-view.js'
-import { extractReferences } from '../src/references.js'
+import { extractReferences, forEachReference } from '../src/references.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 const RUNS = Math.max(200, Math.round(Number(process.env.FUZZ_RUNS ?? 2000)))
 
-/** What the view says of each text, laid out one after another as the proofs read them. */
+/**
+ * What the view says of each text, laid out one after another as the proofs read them; and that
+ * the citations found from where it says they may start are all of them.
+ */
 function citingOf(texts: string[]): string[] {
   const bytes = Buffer.from(texts.join('\n'), 'utf8')
   const view = new ByteView()
   view.load(bytes, 0, bytes.length)
   let at = 0
+  const targets = (text: string, from: number) => {
+    const out: string[] = []
+    forEachReference(text, (target) => out.push(target), false, from)
+    return out
+  }
   return texts.map((t) => {
     const end = at + Buffer.byteLength(t)
     const out = view.citing(at, end)
+    if (out !== '') expect(targets(out, view.citeFrom)).toEqual(targets(t, 0))
     at = end + 1
     return out
   })
@@ -58,5 +68,39 @@ describe('the view gives every text that cites for its citations', () => {
 
   it('names the ones it leaves out', () => {
     expect(citingOf(['deals 3 damage', 'See rule 100.1.', 'xsee 100.1', 'RULES\u00a0 701.2', 'sections 1 and 2', 'rule_ 7'])).toEqual(['', 'See rule 100.1.', '', 'RULES\u00a0 701.2', 'sections 1 and 2', ''])
+  })
+})
+
+describe('the byte scan, four bytes at a time', () => {
+  // What it stands for: a regular expression over the latin1 view, and a byte-by-byte look.
+  const gatesOf = (view: string) => [...view.matchAll(/(?=[\s\x80-\xff][0-9])/g)].map((m) => m.index)
+  const controlsOf = (b: Uint8Array, from: number, to: number) => {
+    const out: number[] = []
+    for (let k = from; k < to; k++) if (b[k]! < 0x20 && b[k] !== 0x0a && !(b[k] === 0x0d && k + 1 < to && b[k + 1] === 0x0a)) out.push(k - from)
+    return out
+  }
+  const bytes = fc.array(fc.oneof(fc.constantFrom(0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x30, 0x35, 0x39, 0x2f, 0x3a, 0x80, 0xa0, 0xff, 0x7f, 0x00, 0x1f, 0x5c, 0x41), fc.integer({ min: 0, max: 255 })), { maxLength: 80 })
+
+  it('finds the gates and control bytes the plain ways find, at any alignment', () => {
+    const scan = new ByteScan()
+    fc.assert(
+      fc.property(bytes, fc.nat({ max: 7 }), fc.nat({ max: 7 }), fc.boolean(), (values, skip, cut, controls) => {
+        const b = Buffer.from(values)
+        const from = Math.min(skip, b.length)
+        const to = Math.max(from, b.length - cut)
+        scan.scan(b, from, to, controls)
+        expect([...scan.gates.subarray(0, scan.gateCount)]).toEqual(gatesOf(b.toString('latin1', from, to)))
+        expect(scan.controls).toEqual(controls ? controlsOf(b, from, to) : [])
+      }),
+      { numRuns: RUNS * 5 },
+    )
+  })
+
+  it('keeps no more control bytes than asked, and says from where it stopped', () => {
+    const scan = new ByteScan()
+    const b = Buffer.from('a\x01b\x02c\x03d\x04e\n', 'latin1')
+    scan.scan(b, 0, b.length, true, 2)
+    expect(scan.controls).toEqual([1, 3])
+    expect(scan.controlsUpTo).toBe(3)
   })
 })

@@ -82,11 +82,12 @@ export class CleanProof {
 
   /**
    * The citations of a text or example whose other conditions are already proved. `hasDigit`: the
-   * caller knows it holds a digit ('' is taken for a text that cannot cite).
+   * caller knows it holds a digit ('' is taken for a text that cannot cite); `from`: where the first
+   * may start (ByteView.citeFrom).
    */
-  cites(text: string, hasDigit = false): boolean {
+  cites(text: string, hasDigit = false, from = 0): boolean {
     if (this.failed || text === '') return !this.failed
-    forEachReference(text, this.cite, hasDigit)
+    forEachReference(text, this.cite, hasDigit, from)
     return !this.failed
   }
 

@@ -21,25 +21,38 @@ export class ByteScan {
     this.controlsUpTo = Infinity
     let i = from
     for (; i < to && (bytes.byteOffset + i) % 4 !== 0; i++) this.byte(bytes, from, to, i, controls, maxControls)
-    // (A region too short to reach a word boundary has no word: an Int32Array there would throw.)
-    const words = i < to ? new Int32Array(bytes.buffer, bytes.byteOffset + i, (to - i) >> 2) : NO_WORDS
-    const base = i
+    const count = (to - i) >> 2
+    if (count > 0) this.words(new Int32Array(bytes.buffer, bytes.byteOffset + i, count), bytes, from, to, i, controls, maxControls)
+    for (i += 4 * count; i < to; i++) this.byte(bytes, from, to, i, controls, maxControls)
+  }
+
+  /**
+   * The aligned words from `base`. A function of its own, the hot loop and nothing else: in one
+   * with the ends' byte loops, the optimised code was thrown away at each region's end (a path
+   * never run when it was compiled) and the next region began unoptimised.
+   */
+  private words(words: Int32Array, bytes: Uint8Array, from: number, to: number, base: number, controls: boolean, maxControls: number): void {
     for (let w = 0; w < words.length; w++) {
       const x = words[w]!
       const low = x & LOW7
       // A lane of 0x80 for each byte in 0x30..0x39 (the "hasbetween" bit trick: each lane exact).
-      let digits = ((DIGIT_HIGH - low) | 0) & ~x & ((low + DIGIT_LOW) | 0) & HIGH
-      while (digits !== 0) {
-        const k = base + 4 * w + ((31 - Math.clz32(digits & -digits)) >> 3)
-        digits &= digits - 1
-        if (k > from && spaceLike(bytes[k - 1]!)) this.gate(k - 1 - from)
+      const digits = ((DIGIT_HIGH - low) | 0) & ~x & ((low + DIGIT_LOW) | 0) & HIGH
+      // Lane by lane, not by lowest set bit: negating or decrementing a word with only its top bit
+      // set leaves int32, and the optimised loop would go floating-point.
+      if (digits !== 0) {
+        const k = base + 4 * w
+        if (digits & 0x80 && k > from && spaceLike(bytes[k - 1]!)) this.gate(k - 1 - from)
+        if (digits & 0x8000 && spaceLike(bytes[k]!)) this.gate(k - from)
+        if (digits & 0x800000 && spaceLike(bytes[k + 1]!)) this.gate(k + 1 - from)
+        if (digits & HIGH & ~0x808080 && spaceLike(bytes[k + 2]!)) this.gate(k + 2 - from)
       }
       // Some byte below 0x20 (lanes may be flagged wrongly above a true one: each byte is looked at).
-      if (controls && (((x - SPACES) | 0) & ~x & HIGH) !== 0) {
-        for (let k = base + 4 * w, end = k + 4; k < end; k++) if (bytes[k]! < 0x20) this.control(bytes, from, to, k, maxControls)
-      }
+      if (controls && (((x - SPACES) | 0) & ~x & HIGH) !== 0) this.controlsIn(bytes, from, to, base + 4 * w, maxControls)
     }
-    for (i = base + 4 * words.length; i < to; i++) this.byte(bytes, from, to, i, controls, maxControls)
+  }
+
+  private controlsIn(bytes: Uint8Array, from: number, to: number, at: number, maxControls: number): void {
+    for (let k = at; k < at + 4; k++) if (bytes[k]! < 0x20) this.control(bytes, from, to, k, maxControls)
   }
 
   private byte(bytes: Uint8Array, from: number, to: number, k: number, controls: boolean, maxControls: number): void {
@@ -71,6 +84,5 @@ const LOW7 = 0x7f7f7f7f
 const DIGIT_HIGH = 0xb9b9b9b9 | 0 // 127 + 0x3a in each lane
 const DIGIT_LOW = 0x50505050 // 127 - 0x2f
 const SPACES = 0x20202020
-const NO_WORDS = new Int32Array(0)
 
 const spaceLike = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b >= 0x80

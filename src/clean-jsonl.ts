@@ -62,10 +62,18 @@ export async function proveJsonlPart(chunks: AsyncIterable<Uint8Array>): Promise
 }
 
 const NEWLINE = 0x0a
-const PREFIX = '{"number":"'
-const TEXT = '","text":"'
-const EXAMPLES = ',"examples":['
-const INDEX = '],"index":'
+const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0))
+const PREFIX = ascii('{"number":"')
+const TEXT = ascii('","text":"')
+const EXAMPLES = ascii(',"examples":[')
+const INDEX = ascii('],"index":')
+const EXAMPLE = ascii('Example')
+
+/** Whether buf holds `bytes` at `at`. */
+function startsWith(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) if (buf[at + k] !== bytes[k]) return false
+  return true
+}
 
 /** JSON lines of a region, each held to the proof. */
 class LineReader {
@@ -86,17 +94,19 @@ class LineReader {
     if (!isUtf8(buf.subarray(from, to))) return this.proof.fail()
     this.buf = buf
     this.base = from
-    const view = this.bytes.load(buf, from, to, true, MAX_ODD)
+    // No latin1 view: the lines are read from their bytes (it cost more to make than it saved).
+    this.bytes.load(buf, from, to, true, MAX_ODD, false)
     const odd = oddBytes(buf, from, to, this.bytes.scan)
     this.odd = odd.positions
     this.oddUpTo = odd.upTo
     this.nextOdd = 0
-    for (let at = 0; at < view.length; ) {
-      let nl = view.indexOf('\n', at)
-      if (nl < 0) nl = view.length
+    const length = to - from
+    for (let at = 0; at < length; ) {
+      let nl = buf.indexOf(NEWLINE, from + at) - from
+      if (nl < 0 || nl > length) nl = length
       // The exact path refuses a line this long (in characters, never more than its bytes).
       if (nl - at > MAX_JSONL_LINE) return this.proof.fail()
-      const end = nl > at && view.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl
+      const end = nl > at && buf[from + nl - 1] === 0x0d ? nl - 1 : nl
       if (end > at && !this.written(at, end)) this.parsed(at, end)
       if (!this.proof.proved) return false
       at = nl + 1
@@ -106,46 +116,49 @@ class LineReader {
 
   /**
    * A line as the writers write it, held to the proof; false when it is not in that shape (it is
-   * then parsed instead).
+   * then parsed instead). Positions are from the region's start (`base` in `buf`).
    */
   private written(at: number, end: number): boolean {
-    const bytes = this.bytes
-    const view = bytes.view
+    const { bytes, buf, base } = this
     if (end > this.oddUpTo) return false
     while (this.nextOdd < this.odd.length && this.odd[this.nextOdd]! < at) this.nextOdd++
     if (this.nextOdd < this.odd.length && this.odd[this.nextOdd]! < end) return false
-    if (!view.startsWith(PREFIX, at)) return false
-    let i = bytes.ruleNumber(at + PREFIX.length)
+    const quote = (after: number) => {
+      const q = buf.indexOf(0x22, base + after)
+      return q < 0 ? -1 : q - base
+    }
+    if (!startsWith(buf, base + at, PREFIX)) return false
+    let i = bytes.ruleNumber(at + PREFIX.length, end)
     if (i < 0) return false
-    if (!view.startsWith(TEXT, i)) return false
+    if (!startsWith(buf, base + i, TEXT)) return false
     const textStart = i + TEXT.length
-    const textEnd = view.indexOf('"', textStart)
-    if (textEnd < 0 || textEnd >= end || !view.startsWith(EXAMPLES, textEnd + 1)) return false
+    const textEnd = quote(textStart)
+    if (textEnd < 0 || textEnd >= end || !startsWith(buf, base + textEnd + 1, EXAMPLES)) return false
     i = textEnd + 1 + EXAMPLES.length
     const examplesStart = i
-    if (view.charCodeAt(i) !== 0x5d) {
+    if (buf[base + i] !== 0x5d) {
       for (;;) {
-        if (view.charCodeAt(i) !== 0x22) return false
-        i = view.indexOf('"', i + 1)
+        if (buf[base + i] !== 0x22) return false
+        i = quote(i + 1)
         if (i < 0 || i >= end) return false
-        if (view.charCodeAt(++i) === 0x2c) i++
+        if (buf[base + ++i] === 0x2c) i++
         else break
       }
     }
     const examplesEnd = i
-    if (!view.startsWith(INDEX, i)) return false
+    if (!startsWith(buf, base + i, INDEX)) return false
     i += INDEX.length
     let index = 0
     const indexStart = i
-    for (let d = view.charCodeAt(i) - 48; d >= 0 && d <= 9 && i - indexStart < 15; d = view.charCodeAt(++i) - 48) index = index * 10 + d
-    if (i === indexStart || (view.charCodeAt(indexStart) === 48 && i - indexStart > 1) || view.charCodeAt(i) !== 0x7d || i + 1 !== end) return false
+    for (let d = buf[base + i]! - 48; i < end && d >= 0 && d <= 9 && i - indexStart < 15; d = buf[base + ++i]! - 48) index = index * 10 + d
+    if (i === indexStart || (buf[base + indexStart] === 48 && i - indexStart > 1) || buf[base + i] !== 0x7d || i + 1 !== end) return false
     // The line is well formed: from here on, what it says keeps the proof or ends it.
     const proof = this.proof
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, index)) return true
-    if (textEnd === textStart || view.startsWith('Example', textStart)) return !proof.fail()
+    if (textEnd === textStart || startsWith(buf, base + textStart, EXAMPLE)) return !proof.fail()
     if (!proof.cites(bytes.citing(textStart, textEnd), true, bytes.citeFrom)) return true
     for (let e = examplesStart; e < examplesEnd; ) {
-      const close = view.indexOf('"', e + 1)
+      const close = quote(e + 1)
       if (close === e + 1) return !proof.fail()
       if (!proof.cites(bytes.citing(e + 1, close), true, bytes.citeFrom)) return true
       e = close + 2

@@ -18,6 +18,7 @@ export class ByteView {
   view = ''
   private buf: Buffer = Buffer.alloc(0)
   private base = 0
+  private length = 0
   // The next position of a non-ASCII character (searched on demand).
   private nonAscii = 0
   /**
@@ -35,11 +36,16 @@ export class ByteView {
   rule = 0
   rank = 0
 
-  load(buf: Buffer, from: number, to: number, controls = false, maxControls = Infinity): string {
+  /**
+   * Bytes from..to of buf. `view`: also as a latin1 string, for string searches (without it, the
+   * caller reads the bytes, and texts are decoded from them).
+   */
+  load(buf: Buffer, from: number, to: number, controls = false, maxControls = Infinity, view = true): string {
     this.buf = buf
     this.base = from
-    this.view = latin1(buf, from, to)
-    this.nonAscii = next(NON_ASCII, this.view, 0)
+    this.length = to - from
+    this.view = view ? latin1(buf, from, to) : ''
+    this.nonAscii = view ? next(NON_ASCII, this.view, 0) : 0
     this.scan.scan(buf, from, to, controls, maxControls)
     this.gate = 0
     return this.view
@@ -55,39 +61,47 @@ export class ByteView {
     while (g < gateCount && gates[g]! < from) g++
     this.gate = g
     for (; g < gateCount && gates[g]! < to; g++) {
-      const keyword = keywordStart(this.view, from, gates[g]!)
+      const keyword = keywordStart(this.buf, this.base + from, this.base + gates[g]!)
       if (keyword < 0) continue
       const text = this.string(from, to)
       // In an ASCII text a position of the view is one of the text: no citation starts before it.
-      this.citeFrom = text.length === to - from ? keyword - from : 0
+      this.citeFrom = text.length === to - from ? keyword - this.base - from : 0
       return text
     }
     return ''
   }
 
-  /** The text at from..to, decoded from the bytes only when it is not ASCII. */
+  /** The text at from..to (decoded from the bytes only when it is not ASCII, with a view). */
   string(from: number, to: number): string {
+    if (this.view === '' && this.length > 0) return utf8(this.buf, this.base + from, this.base + to)
     if (this.nonAscii < from) this.nonAscii = next(NON_ASCII, this.view, from)
     if (this.nonAscii >= to) return this.view.slice(from, to)
     return utf8(this.buf, this.base + from, this.base + to)
+  }
+
+  /** The byte at `i` (from the region's start). */
+  byte(i: number): number {
+    return this.buf[this.base + i]!
   }
 
   /**
    * A rule number as the row schema writes it (three digits, a dot, the rule, up to two subrule
    * letters) from `at`, not past `end`, its parts kept in section, rule and rank: where it ends, or -1.
    */
-  ruleNumber(at: number, end = this.view.length): number {
-    const view = this.view
-    const d0 = view.charCodeAt(at) - 48, d1 = view.charCodeAt(at + 1) - 48, d2 = view.charCodeAt(at + 2) - 48
-    if (!(at + 4 < end && d0 >= 1 && d0 <= 9 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 && view.charCodeAt(at + 3) === 0x2e)) return -1
+  ruleNumber(at: number, end = this.length): number {
+    const buf = this.buf
+    const b = this.base
+    if (!(at + 4 < end)) return -1
+    const d0 = buf[b + at]! - 48, d1 = buf[b + at + 1]! - 48, d2 = buf[b + at + 2]! - 48
+    if (!(d0 >= 1 && d0 <= 9 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 && buf[b + at + 3] === 0x2e)) return -1
     let i = at + 4
     let rule = 0
     // More than nine digits cannot be proved (nor is there such a rule).
-    for (let d = view.charCodeAt(i) - 48; d >= 0 && d <= 9 && i - at < 13 && i < end; d = view.charCodeAt(++i) - 48) rule = rule * 10 + d
-    if (i === at + 4 || view.charCodeAt(at + 4) === 48) return -1
+    for (let d = buf[b + i]! - 48; i < end && d >= 0 && d <= 9 && i - at < 13; d = buf[b + ++i]! - 48) rule = rule * 10 + d
+    if (i === at + 4 || buf[b + at + 4] === 48) return -1
     let rank = 0
     for (let letters = 0; letters < 2 && i < end; letters++, i++) {
-      const c = view.charCodeAt(i)
+      const c = buf[b + i]!
       const r = c < 128 ? LETTER_RANK[c]! : 0
       if (r === 0) break
       rank = rank * SUBRULE_LETTERS.length + r
@@ -106,23 +120,24 @@ export class ByteView {
  * whitespace, so that it never says no where the decoded text cites: at worst the text is decoded
  * and found to cite nothing. (The first such place is never after the first citation's keyword.)
  */
-export function keywordStart(view: string, from: number, at: number): number {
+export function keywordStart(bytes: Uint8Array, from: number, at: number): number {
   let end = at
-  while (end >= from && isSpaceLike(view.charCodeAt(end))) end--
+  while (end >= from && isSpaceLike(bytes[end]!)) end--
+  if (end < from) return -1
   // end: the keyword's last letter, if there is one.
   let start = -1
-  const last = view.charCodeAt(end) | 0x20
-  if (last === 0x65 /* e */) start = endsWith(view, from, end, 'see')
-  else if (last === 0x73 /* s */) start = Math.max(endsWith(view, from, end - 1, 'rule'), endsWith(view, from, end - 1, 'section'))
-  if (start < 0) start = Math.max(endsWith(view, from, end, 'rule'), endsWith(view, from, end, 'section'))
-  return start >= from && (start === from || !isWordChar(view.charCodeAt(start - 1))) ? start : -1
+  const last = bytes[end]! | 0x20
+  if (last === 0x65 /* e */) start = endsWith(bytes, from, end, 'see')
+  else if (last === 0x73 /* s */) start = Math.max(endsWith(bytes, from, end - 1, 'rule'), endsWith(bytes, from, end - 1, 'section'))
+  if (start < 0) start = Math.max(endsWith(bytes, from, end, 'rule'), endsWith(bytes, from, end, 'section'))
+  return start >= from && (start === from || !isWordChar(bytes[start - 1]!)) ? start : -1
 }
 
 /** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */
-function endsWith(view: string, from: number, end: number, word: string): number {
+function endsWith(bytes: Uint8Array, from: number, end: number, word: string): number {
   const start = end - word.length + 1
   if (start < from) return -1
-  for (let i = 0; i < word.length; i++) if ((view.charCodeAt(start + i) | 0x20) !== word.charCodeAt(i)) return -1
+  for (let i = 0; i < word.length; i++) if ((bytes[start + i]! | 0x20) !== word.charCodeAt(i)) return -1
   return start
 }
 

@@ -79,10 +79,13 @@ describe('the byte scan, four bytes at a time', () => {
     for (let k = from; k < to; k++) if (b[k]! < 0x20 && b[k] !== 0x0a && !(b[k] === 0x0d && k + 1 < to && b[k + 1] === 0x0a)) out.push(k - from)
     return out
   }
-  const bytes = fc.array(fc.oneof(fc.constantFrom(0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x30, 0x35, 0x39, 0x2f, 0x3a, 0x80, 0xa0, 0xff, 0x7f, 0x00, 0x1f, 0x5c, 0x41), fc.integer({ min: 0, max: 255 })), { maxLength: 80 })
+  const bytes = fc.array(fc.oneof(fc.constantFrom(0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x30, 0x35, 0x39, 0x2f, 0x3a, 0x80, 0xa0, 0xff, 0x7f, 0x00, 0x1f, 0x5c, 0x41), fc.integer({ min: 0, max: 255 })), { maxLength: 200 })
 
-  it('finds the gates and control bytes the plain ways find, at any alignment', () => {
-    const scan = new ByteScan()
+  it.each([
+    ['sixteen at a time (WebAssembly)', true],
+    ['four at a time (JavaScript)', false],
+  ])('finds the gates and control bytes the plain ways find, at any alignment: %s', (_, simd) => {
+    const scan = new ByteScan({ simd })
     fc.assert(
       fc.property(bytes, fc.nat({ max: 7 }), fc.nat({ max: 7 }), fc.boolean(), (values, skip, cut, controls) => {
         const b = Buffer.from(values)
@@ -96,11 +99,15 @@ describe('the byte scan, four bytes at a time', () => {
     )
   })
 
-  it('keeps no more control bytes than asked, and says from where it stopped', () => {
-    const scan = new ByteScan()
+  it.each([true, false])('keeps no more control bytes than asked, and says from where it stopped (WebAssembly: %s)', (simd) => {
+    const scan = new ByteScan({ simd })
     const b = Buffer.from('a\x01b\x02c\x03d\x04e\n', 'latin1')
     scan.scan(b, 0, b.length, true, 2)
     expect(scan.controls).toEqual([1, 3])
     expect(scan.controlsUpTo).toBe(3)
+  })
+
+  it('runs in WebAssembly here (the JavaScript scan is only the fallback)', () => {
+    expect((new ByteScan() as unknown as { simd: unknown }).simd).not.toBeNull()
   })
 })

@@ -152,7 +152,7 @@ class RecordReader {
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, Number(indexText))) return false
     if (ends[1] === textAt || view.startsWith('Example', textAt)) return proof.fail()
     const text = bytes.citing(textAt, ends[1]!)
-    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true, doubled[1] ? 0 : bytes.citeFrom)) return false
+    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true, doubled[1] ? undefined : bytes)) return false
     if (ends[2]! - examplesAt === 2 && view.startsWith('[]', examplesAt)) return true
     const written = doubled[2] ? this.examplesWritten(examplesAt, ends[2]!) : null
     if (written !== null) return written
@@ -184,7 +184,7 @@ class RecordReader {
       const end = view.indexOf('"', start)
       if (end < 0 || end + 1 >= to || view.charCodeAt(end + 1) !== 0x22) return null
       if (end === start) return proof.fail()
-      if (!proof.cites(bytes.citing(start, end), true, bytes.citeFrom)) return false
+      if (!proof.cites(bytes.citing(start, end), true, bytes)) return false
       i = end + 2
       const c = view.charCodeAt(i)
       if (c === 0x5d) return i === to - 1 ? true : null

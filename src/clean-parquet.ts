@@ -29,7 +29,7 @@ export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPag
     const to = page.ends[i]!
     // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
     if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
-    else proof.cites(view.citing(from, to), true, view.citeFrom)
+    else proof.cites(view.citing(from, to), true, view)
   }
 }
 
@@ -44,7 +44,7 @@ export function proveExamples(proof: CleanProof, view: ByteView, examples: Packe
       const s = items.starts[k]!
       const e = items.starts[k + 1]!
       if (items.missing[k] !== 0 || e === s) proof.fail()
-      else proof.cites(view.citing(s, e), true, view.citeFrom)
+      else proof.cites(view.citing(s, e), true, view)
     }
   }
 }
@@ -77,7 +77,7 @@ export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageR
       const from = at + 4
       at = from + values.readUInt32LE(at)
       if (at > values.length || at === from || !isUtf8(values.subarray(from, at))) return void proof.fail()
-      if (!proof.cites(view.citing(from, at), true, view.citeFrom)) return
+      if (!proof.cites(view.citing(from, at), true, view)) return
     }
     if (present !== page.present) return void proof.fail()
   }

@@ -64,11 +64,35 @@ export class ByteView {
       const keyword = keywordStart(this.buf, this.base + from, this.base + gates[g]!)
       if (keyword < 0) continue
       const text = this.string(from, to)
-      // In an ASCII text a position of the view is one of the text: no citation starts before it.
-      this.citeFrom = text.length === to - from ? keyword - this.base - from : 0
+      // In an ASCII text a position of the view is one of the text: no citation starts before it,
+      // and the keywords are found here exactly (no byte is taken for whitespace that is not).
+      const ascii = text.length === to - from
+      this.citeFrom = ascii ? keyword - this.base - from : 0
+      this.keywordCount = ascii ? this.keywordsOf(from, to, g) : -1
       return text
     }
     return ''
+  }
+
+  /** Keywords found in citing()'s last text when it is ASCII (see forEachReferenceAfter), else -1 of them. */
+  keywords = new Int32Array(64)
+  keywordCount = -1
+
+  /** The keywords of the ASCII text at from..to, from its gate `g` on (the first with one). */
+  private keywordsOf(from: number, to: number, g: number): number {
+    const { gates, gateCount } = this.scan
+    let count = 0
+    for (; g < gateCount && gates[g]! < to; g++) {
+      if (keywordStart(this.buf, this.base + from, this.base + gates[g]!) < 0) continue
+      if (count === this.keywords.length) {
+        const grown = new Int32Array(count * 2)
+        grown.set(this.keywords)
+        this.keywords = grown
+      }
+      // Past the whitespace: the digit after the gate.
+      this.keywords[count++] = ((gates[g]! + 1 - from) << 1) | (keywordWasSection ? 1 : 0)
+    }
+    return count
   }
 
   /** The text at from..to (decoded from the bytes only when it is not ASCII, with a view). */
@@ -127,11 +151,21 @@ export function keywordStart(bytes: Uint8Array, from: number, at: number): numbe
   // end: the keyword's last letter, if there is one.
   let start = -1
   const last = bytes[end]! | 0x20
+  keywordWasSection = false
   if (last === 0x65 /* e */) start = endsWith(bytes, from, end, 'see')
-  else if (last === 0x73 /* s */) start = Math.max(endsWith(bytes, from, end - 1, 'rule'), endsWith(bytes, from, end - 1, 'section'))
-  if (start < 0) start = Math.max(endsWith(bytes, from, end, 'rule'), endsWith(bytes, from, end, 'section'))
+  else if (last === 0x73 /* s */) {
+    start = endsWith(bytes, from, end - 1, 'rule')
+    if (start < 0) keywordWasSection = (start = endsWith(bytes, from, end - 1, 'section')) >= 0
+  }
+  if (start < 0) {
+    start = endsWith(bytes, from, end, 'rule')
+    if (start < 0) keywordWasSection = (start = endsWith(bytes, from, end, 'section')) >= 0
+  }
   return start >= from && (start === from || !isWordChar(bytes[start - 1]!)) ? start : -1
 }
+
+/** Whether the keyword keywordStart() last found is "section(s)" (else "rule(s)" or "see"). */
+let keywordWasSection = false
 
 /** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */
 function endsWith(bytes: Uint8Array, from: number, end: number, word: string): number {

@@ -48,19 +48,32 @@ export function forEachReference(text: string, visit: (target: string, kind: Ref
   KEYWORD.lastIndex = from
   for (let keyword = KEYWORD.exec(text); keyword; keyword = KEYWORD.exec(text)) {
     // section or sections (7 or 8 letters), else rule, rules or see.
-    const pattern = keyword[1]!.length >= 7 ? CHAPTER_OR_SECTION_REF : RULE_REF
-    let at = keyword.index + keyword[0].length
-    for (;;) {
-      pattern.lastIndex = at
-      const m = pattern.exec(text)
-      if (!m) break
-      const span = m[0]
-      for (const target of expand(m[1]!, m[2])) visit(target, kindOf(target), span)
-      at = pattern.lastIndex
-      SEPARATOR.lastIndex = at
-      if (!SEPARATOR.exec(text)) break
-      at = SEPARATOR.lastIndex
-    }
+    citationsAfter(text, keyword.index + keyword[0].length, keyword[1]!.length >= 7, visit)
+  }
+}
+
+/**
+ * forEachReference where the caller has found the keywords: `keywords[0..count)` each the position
+ * just past one's whitespace (a digit), times two, plus one for "section(s)" — in order, exactly the
+ * places its keyword pattern matches (see ByteView.citing).
+ */
+export function forEachReferenceAfter(text: string, keywords: Int32Array, count: number, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
+  for (let k = 0; k < count; k++) citationsAfter(text, keywords[k]! >> 1, (keywords[k]! & 1) === 1, visit)
+}
+
+/** The citations from `at`, just past a keyword and its whitespace: a list, ranges expanded. */
+function citationsAfter(text: string, at: number, section: boolean, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
+  const pattern = section ? CHAPTER_OR_SECTION_REF : RULE_REF
+  for (;;) {
+    pattern.lastIndex = at
+    const m = pattern.exec(text)
+    if (!m) break
+    const span = m[0]
+    for (const target of expand(m[1]!, m[2])) visit(target, kindOf(target), span)
+    at = pattern.lastIndex
+    SEPARATOR.lastIndex = at
+    if (!SEPARATOR.exec(text)) break
+    at = SEPARATOR.lastIndex
   }
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { ByteScan } from '../src/byte-scan.js'
 import { ByteView } from '../src/clean-view.js'
-import { extractReferences, forEachReference } from '../src/references.js'
+import { extractReferences, forEachReference, forEachReferenceAfter } from '../src/references.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 const RUNS = Math.max(200, Math.round(Number(process.env.FUZZ_RUNS ?? 2000)))
@@ -17,15 +17,23 @@ function citingOf(texts: string[]): string[] {
   const view = new ByteView()
   view.load(bytes, 0, bytes.length)
   let at = 0
-  const targets = (text: string, from: number) => {
+  const found = (text: string, how: 'regex' | 'from' | 'keywords') => {
     const out: string[] = []
-    forEachReference(text, (target) => out.push(target), false, from)
+    const visit = (target: string, kind: string, span: string) => out.push(`${kind} ${target} ${span}`)
+    if (how === 'keywords') forEachReferenceAfter(text, view.keywords, view.keywordCount, visit)
+    else forEachReference(text, visit, false, how === 'from' ? view.citeFrom : 0)
     return out
   }
   return texts.map((t) => {
     const end = at + Buffer.byteLength(t)
     const out = view.citing(at, end)
-    if (out !== '') expect(targets(out, view.citeFrom)).toEqual(targets(t, 0))
+    if (out !== '') {
+      const all = found(t, 'regex')
+      expect(found(out, 'from')).toEqual(all)
+      // In an ASCII text the view finds the keywords themselves: exactly the pattern's matches.
+      expect(view.keywordCount >= 0).toBe(/^[\x00-\x7f]*$/.test(t))
+      if (view.keywordCount >= 0) expect(found(out, 'keywords')).toEqual(all)
+    }
     at = end + 1
     return out
   })
@@ -54,7 +62,7 @@ describe('the view gives every text that cites for its citations', () => {
   })
 
   it('in texts made of keywords, spaces of every kind, digits and letters, in any case', () => {
-    const pieces = ['rule', 'Rules', 'RULE', 'sEe', 'section', 'Sections', 'xsee', 'rulez', 'ru', 'le', ' ', '  ', '\t', '\n', '\u00a0', '\u2009', '\u3000', '\ufeff', 'é', '—', '1', '100.1', '7', '.', ',', '_', 'a', '-', '–']
+    const pieces = ['rule', 'Rules', 'RULE', 'sEe', 'section', 'Sections', 'xsee', 'rulez', 'ru', 'le', ' and ', ' or ', ' through ', ', ', '601.2f', '-h', '7-9', ' ', '  ', '\t', '\n', '\u00a0', '\u2009', '\u3000', '\ufeff', 'é', '—', '1', '100.1', '7', '.', ',', '_', 'a', '-', '–']
     fc.assert(
       fc.property(fc.array(fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join('')), { minLength: 1, maxLength: 6 }), (texts) => {
         const seen = citingOf(texts)

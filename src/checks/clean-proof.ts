@@ -1,4 +1,4 @@
-import { forEachReference } from '../references.js'
+import { forEachReference, forEachReferenceAfter } from '../references.js'
 import { letterRank } from '../rule-number.js'
 
 /**
@@ -82,12 +82,13 @@ export class CleanProof {
 
   /**
    * The citations of a text or example whose other conditions are already proved. `hasDigit`: the
-   * caller knows it holds a digit ('' is taken for a text that cannot cite); `from`: where the first
-   * may start (ByteView.citeFrom).
+   * caller knows it holds a digit ('' is taken for a text that cannot cite); `found`: what the
+   * caller found of its keywords (ByteView.citing's).
    */
-  cites(text: string, hasDigit = false, from = 0): boolean {
+  cites(text: string, hasDigit = false, found?: FoundKeywords): boolean {
     if (this.failed || text === '') return !this.failed
-    forEachReference(text, this.cite, hasDigit, from)
+    if (found && found.keywordCount >= 0) forEachReferenceAfter(text, found.keywords, found.keywordCount, this.cite)
+    else forEachReference(text, this.cite, hasDigit, found?.citeFrom ?? 0)
     return !this.failed
   }
 
@@ -118,6 +119,13 @@ export class CleanProof {
       pending: [...this.pending].map(([target, kind]) => `${kind} ${target}`),
     }
   }
+}
+
+/** Where a text's citations start (see ByteView.citing): all its keywords (`keywordCount` ≥ 0), or where the first may be. */
+export interface FoundKeywords {
+  citeFrom: number
+  keywords: Int32Array
+  keywordCount: number
 }
 
 export interface RuleKey {

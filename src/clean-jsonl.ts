@@ -2,7 +2,7 @@ import { Buffer, isUtf8 } from 'node:buffer'
 import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
 import { MAX_JSONL_LINE } from './limits.js'
 import type { ByteScan } from './byte-scan.js'
-import { ByteView } from './clean-view.js'
+import { ascii, ByteView, bytesAt, EXAMPLE } from './clean-view.js'
 
 /**
  * Prove a JSONL rules export clean straight from its bytes: each line is read as the writers write
@@ -62,18 +62,10 @@ export async function proveJsonlPart(chunks: AsyncIterable<Uint8Array>): Promise
 }
 
 const NEWLINE = 0x0a
-const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0))
 const PREFIX = ascii('{"number":"')
 const TEXT = ascii('","text":"')
 const EXAMPLES = ascii(',"examples":[')
 const INDEX = ascii('],"index":')
-const EXAMPLE = ascii('Example')
-
-/** Whether buf holds `bytes` at `at`. */
-function startsWith(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
-  for (let k = 0; k < bytes.length; k++) if (buf[at + k] !== bytes[k]) return false
-  return true
-}
 
 /** JSON lines of a region, each held to the proof. */
 class LineReader {
@@ -127,13 +119,13 @@ class LineReader {
       const q = buf.indexOf(0x22, base + after)
       return q < 0 ? -1 : q - base
     }
-    if (!startsWith(buf, base + at, PREFIX)) return false
+    if (!bytesAt(buf, base + at, PREFIX)) return false
     let i = bytes.ruleNumber(at + PREFIX.length, end)
     if (i < 0) return false
-    if (!startsWith(buf, base + i, TEXT)) return false
+    if (!bytesAt(buf, base + i, TEXT)) return false
     const textStart = i + TEXT.length
     const textEnd = quote(textStart)
-    if (textEnd < 0 || textEnd >= end || !startsWith(buf, base + textEnd + 1, EXAMPLES)) return false
+    if (textEnd < 0 || textEnd >= end || !bytesAt(buf, base + textEnd + 1, EXAMPLES)) return false
     i = textEnd + 1 + EXAMPLES.length
     const examplesStart = i
     if (buf[base + i] !== 0x5d) {
@@ -146,7 +138,7 @@ class LineReader {
       }
     }
     const examplesEnd = i
-    if (!startsWith(buf, base + i, INDEX)) return false
+    if (!bytesAt(buf, base + i, INDEX)) return false
     i += INDEX.length
     let index = 0
     const indexStart = i
@@ -155,7 +147,7 @@ class LineReader {
     // The line is well formed: from here on, what it says keeps the proof or ends it.
     const proof = this.proof
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, index)) return true
-    if (textEnd === textStart || startsWith(buf, base + textStart, EXAMPLE)) return !proof.fail()
+    if (textEnd === textStart || bytesAt(buf, base + textStart, EXAMPLE)) return !proof.fail()
     if (!proof.cites(bytes.citing(textStart, textEnd), true, bytes)) return true
     for (let e = examplesStart; e < examplesEnd; ) {
       const close = quote(e + 1)

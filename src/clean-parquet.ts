@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import type { CleanProof } from './checks/clean-proof.js'
-import { ByteView } from './clean-view.js'
+import { ByteView, bytesAt, EXAMPLE } from './clean-view.js'
 import { listPage, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
@@ -13,7 +13,7 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
   if (number.count !== rowCount || index.length !== rowCount) return void proof.fail()
   let row = 0
   for (const page of number.pages) {
-    view.load(page.bytes, 0, page.bytes.length)
+    view.load(page.bytes, 0, page.bytes.length, false, Infinity, false)
     for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
       if (view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
       else proof.number(view.section, view.rule, view.rank, index[row]!)
@@ -23,12 +23,13 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
 
 /** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */
 export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPage): void {
-  const bytes = view.load(page.bytes, 0, page.bytes.length)
+  view.load(page.bytes, 0, page.bytes.length, false, Infinity, false)
+  const bytes = page.bytes
   for (let i = 0; i < page.starts.length && proof.proved; i++) {
     const from = page.starts[i]!
     const to = page.ends[i]!
     // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
-    if (to === from || (to - from >= 7 && bytes.startsWith('Example', from)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
+    if (to === from || (to - from >= 7 && bytesAt(bytes, from, EXAMPLE)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
     else proof.cites(view.citing(from, to), true, view)
   }
 }
@@ -37,7 +38,7 @@ export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPag
 export function proveExamples(proof: CleanProof, view: ByteView, examples: PackedColumn, rowCount: number): void {
   if (examples.kind !== 'lists' || examples.listStarts.length !== rowCount + 1 || !isUtf8(examples.items.bytes)) return void proof.fail()
   const items = examples.items
-  view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length)
+  view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length, false, Infinity, false)
   for (let i = 0; i < rowCount && proof.proved; i++) {
     if (examples.missing[i] !== 0) proof.fail()
     for (let k = examples.listStarts[i]!; k < examples.listStarts[i + 1]! && proof.proved; k++) {
@@ -61,7 +62,7 @@ export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageR
     const page = proof.proved ? listPage(ref, codec) : null
     if (!page) return void proof.fail()
     const { repetition, definition, values } = page
-    view.load(values, 0, values.length)
+    view.load(values, 0, values.length, false, Infinity, false)
     let at = 0
     let present = 0
     let previous = 0

@@ -164,6 +164,16 @@ export function keywordStart(bytes: Uint8Array, from: number, at: number): numbe
   return start >= from && (start === from || !isWordChar(bytes[start - 1]!)) ? start : -1
 }
 
+/** A string's characters as bytes (ASCII), to compare with bytesAt. */
+export const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0))
+export const EXAMPLE = ascii('Example')
+
+/** Whether `buf` holds `bytes` at `at`. */
+export function bytesAt(buf: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) if (buf[at + k] !== bytes[k]) return false
+  return true
+}
+
 /** Whether the keyword keywordStart() last found is "section(s)" (else "rule(s)" or "see"). */
 let keywordWasSection = false
 

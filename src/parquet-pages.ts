@@ -98,8 +98,9 @@ export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number)
     const bytes = pageValues(ref, column.meta.codec)
     if (!bytes || bytes.length < ref.values * 8) return null
     for (let i = 0; i < ref.values; i++) {
-      const v = bytes.readBigInt64LE(i * 8)
-      out[at++] = Number.isSafeInteger(Number(v)) ? Number(v) : NaN
+      // Two halves, no BigInt: exact below 2^53, and never rounded into the safe range from above.
+      const v = bytes.readInt32LE(i * 8 + 4) * 4294967296 + bytes.readUInt32LE(i * 8)
+      out[at++] = Number.isSafeInteger(v) ? v : NaN
     }
   }
   return out

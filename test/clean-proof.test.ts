@@ -493,6 +493,28 @@ describe('the examples column read straight from its pages', () => {
     }
   })
 
+  it('reads an index past 2^53 as the checks do (not the row position it rounds to)', async () => {
+    for (const big of [2n ** 53n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 53n), 2n ** 32n + 2n]) {
+      const lists = [[], [], []]
+      const bytes = new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'number', data: ['100.1', '100.2', '100.3'], encoding: 'PLAIN', statistics: false },
+            { name: 'text', data: ['A rule.', 'A rule.', 'A rule.'], encoding: 'PLAIN', statistics: false },
+            { name: 'examples', data: lists, encoding: 'PLAIN', statistics: false },
+            { name: 'index', data: [0n, 1n, big] },
+          ],
+          schema: [{ name: 'schema', num_children: 4 }, ...RULES_TABLE.columns.flatMap(schemaOf)],
+          codec: 'GZIP',
+          compressors: { GZIP: (b: Uint8Array) => gzipSync(b, { level: 1 }) },
+        }),
+      )
+      const exact = await onDisk(bytes, true)
+      expect(exact.report?.valid ?? false).toBe(false)
+      expect(await onDisk(bytes, false)).toEqual(exact)
+    }
+  })
+
   it('gives the report (or error) the checks give when the examples column is damaged', async () => {
     const lists = rows.map((row) => row.examples as string[])
     lists[3] = []

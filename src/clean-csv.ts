@@ -18,7 +18,7 @@ export async function proveCsvClean(chunks: AsyncIterable<Uint8Array>): Promise<
  * that ends inside a record (a quote never closed) fails: so a file cut at a line inside a quoted
  * field is never proved by parts (see prove-file.ts).
  */
-export async function proveCsvPart(chunks: AsyncIterable<Uint8Array>, header: boolean): Promise<ProofPart> {
+export async function proveCsvPart(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, header: boolean): Promise<ProofPart> {
   const proof = new CleanProof()
   const records = new RecordReader(proof, header)
   let carry: Buffer | null = null

@@ -19,7 +19,7 @@ export async function proveJsonlClean(chunks: AsyncIterable<Uint8Array>): Promis
  * The proof of whole lines (a file, or a part of one that starts at a line), for mergeProofs. A
  * reading error fails it: the exact path meets the error again and reports it.
  */
-export async function proveJsonlPart(chunks: AsyncIterable<Uint8Array>): Promise<ProofPart> {
+export async function proveJsonlPart(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<ProofPart> {
   const proof = new CleanProof()
   const lines = new LineReader(proof)
   // The unfinished last line, in pieces.

@@ -87,7 +87,7 @@ class LineReader {
     this.buf = buf
     this.base = from
     // No latin1 view: the lines are read from their bytes (it cost more to make than it saved).
-    this.bytes.load(buf, from, to, true, MAX_ODD, false)
+    this.bytes.load(buf, from, to, true, MAX_ODD)
     const odd = oddBytes(buf, from, to, this.bytes.scan)
     this.odd = odd.positions
     this.oddUpTo = odd.upTo

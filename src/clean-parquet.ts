@@ -13,7 +13,7 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
   if (number.count !== rowCount || index.length !== rowCount) return void proof.fail()
   let row = 0
   for (const page of number.pages) {
-    view.load(page.bytes, 0, page.bytes.length, false, Infinity, false)
+    view.load(page.bytes, 0, page.bytes.length)
     for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
       if (view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
       else proof.number(view.section, view.rule, view.rank, index[row]!)
@@ -23,7 +23,7 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
 
 /** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */
 export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPage): void {
-  view.load(page.bytes, 0, page.bytes.length, false, Infinity, false)
+  view.load(page.bytes, 0, page.bytes.length)
   const bytes = page.bytes
   for (let i = 0; i < page.starts.length && proof.proved; i++) {
     const from = page.starts[i]!
@@ -38,7 +38,7 @@ export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPag
 export function proveExamples(proof: CleanProof, view: ByteView, examples: PackedColumn, rowCount: number): void {
   if (examples.kind !== 'lists' || examples.listStarts.length !== rowCount + 1 || !isUtf8(examples.items.bytes)) return void proof.fail()
   const items = examples.items
-  view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length, false, Infinity, false)
+  view.load(Buffer.from(items.bytes.buffer, items.bytes.byteOffset, items.bytes.byteLength), 0, items.bytes.length)
   for (let i = 0; i < rowCount && proof.proved; i++) {
     if (examples.missing[i] !== 0) proof.fail()
     for (let k = examples.listStarts[i]!; k < examples.listStarts[i + 1]! && proof.proved; k++) {
@@ -62,7 +62,7 @@ export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageR
     const page = proof.proved ? listPage(ref, codec) : null
     if (!page) return void proof.fail()
     const { repetition, definition, values } = page
-    view.load(values, 0, values.length, false, Infinity, false)
+    view.load(values, 0, values.length)
     let at = 0
     let present = 0
     let previous = 0

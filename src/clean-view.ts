@@ -2,25 +2,20 @@ import { Buffer } from 'node:buffer'
 import { ByteScan } from './byte-scan.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
 
-const NON_ASCII = /[\x80-\xff]/g
 
 // Rank of each subrule letter by its character code (0: not a subrule letter).
 const LETTER_RANK = new Uint8Array(128)
 for (let i = 0; i < SUBRULE_LETTERS.length; i++) LETTER_RANK[SUBRULE_LETTERS.charCodeAt(i)] = i + 1
 
 /**
- * UTF-8 bytes seen one byte per character (as latin1 decodes them), for the clean proofs of JSONL and
- * CSV: their syntax is ASCII, so it is found with native string searches on this view; a text is the
- * view itself when it is ASCII, and is decoded from the bytes only when it is not. Positions are in
- * the view, which starts at `base` in `buf`.
+ * A region of UTF-8 bytes for the clean proofs: its rule numbers read in place, and a text decoded
+ * only when it may cite (citing). Positions are from the region's start, `base` in `buf`. (A latin1
+ * string view of the region, for native string searches, cost more to make than it saved.)
  */
 export class ByteView {
-  view = ''
   private buf: Buffer = Buffer.alloc(0)
   private base = 0
   private length = 0
-  // The next position of a non-ASCII character (searched on demand).
-  private nonAscii = 0
   /**
    * Where a text may cite: extractReferences needs a keyword, whitespace, then a digit, so a text
    * without whitespace (or the last byte of a non-ASCII character) before a digit cites nothing (the
@@ -36,23 +31,17 @@ export class ByteView {
   rule = 0
   rank = 0
 
-  /**
-   * Bytes from..to of buf. `view`: also as a latin1 string, for string searches (without it, the
-   * caller reads the bytes, and texts are decoded from them).
-   */
-  load(buf: Buffer, from: number, to: number, controls = false, maxControls = Infinity, view = true): string {
+  /** Bytes from..to of buf; `controls`: the scan keeps their control bytes too (see ByteScan). */
+  load(buf: Buffer, from: number, to: number, controls = false, maxControls = Infinity): void {
     this.buf = buf
     this.base = from
     this.length = to - from
-    this.view = view ? latin1(buf, from, to) : ''
-    this.nonAscii = view ? next(NON_ASCII, this.view, 0) : 0
     this.scan.scan(buf, from, to, controls, maxControls)
     this.gate = 0
-    return this.view
   }
 
   /**
-   * A text of the view, for its citations: '' when it cannot cite, else the text. Texts are asked for
+   * A text of the region, for its citations: '' when it cannot cite, else the text. Texts are asked for
    * in the order they stand.
    */
   citing(from: number, to: number): string {
@@ -64,7 +53,7 @@ export class ByteView {
       const keyword = keywordStart(this.buf, this.base + from, this.base + gates[g]!)
       if (keyword < 0) continue
       const text = this.string(from, to)
-      // In an ASCII text a position of the view is one of the text: no citation starts before it,
+      // In an ASCII text a byte's position is its character's: no citation starts before it,
       // and the keywords are found here exactly (no byte is taken for whitespace that is not).
       const ascii = text.length === to - from
       this.citeFrom = ascii ? keyword - this.base - from : 0
@@ -95,11 +84,8 @@ export class ByteView {
     return count
   }
 
-  /** The text at from..to (decoded from the bytes only when it is not ASCII, with a view). */
+  /** The text at from..to. */
   string(from: number, to: number): string {
-    if (this.view === '' && this.length > 0) return utf8(this.buf, this.base + from, this.base + to)
-    if (this.nonAscii < from) this.nonAscii = next(NON_ASCII, this.view, from)
-    if (this.nonAscii >= to) return this.view.slice(from, to)
     return utf8(this.buf, this.base + from, this.base + to)
   }
 
@@ -189,12 +175,5 @@ const isSpaceLike = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c >
 const isWordChar = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
 
 // Buffer's own slices, without toString's argument handling (a third of the time of a short text).
-type Slices = { latin1Slice(from: number, to: number): string; utf8Slice(from: number, to: number): string }
-const latin1 = (buf: Buffer, from: number, to: number) => (buf as unknown as Slices).latin1Slice(from, to)
+type Slices = { utf8Slice(from: number, to: number): string }
 const utf8 = (buf: Buffer, from: number, to: number) => (buf as unknown as Slices).utf8Slice(from, to)
-
-/** Where `pattern` (global) next matches in `view` from `from`, or Infinity. */
-export function next(pattern: RegExp, view: string, from: number): number {
-  pattern.lastIndex = from
-  return pattern.exec(view)?.index ?? Infinity
-}

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { mergeProofs, type ProofPart } from './checks/clean-proof.js'
 import { proveCsvPart } from './clean-csv.js'
 import { proveJsonlPart } from './clean-jsonl.js'
+import { giveBuffer, takeBuffer } from './buffer-pool.js'
 import { MAX_CSV_RECORD } from './limits.js'
 import { proveShared } from './prove-shared.js'
 
@@ -75,8 +76,8 @@ export function provePart(task: PartTask): Promise<ProofPart> {
  */
 function* regionsOf(path: string, start: number, end: number): Generator<Buffer> {
   const fd = openSync(path, 'r')
+  const buffer = takeBuffer(REGION_BYTES)
   try {
-    const buffer = Buffer.allocUnsafe(Math.min(REGION_BYTES, Math.max(1, end - start)))
     for (let at = start; at < end; ) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at)
       if (n === 0) throw new Error(`${path} ended at byte ${at}, before byte ${end}`)
@@ -85,6 +86,7 @@ function* regionsOf(path: string, start: number, end: number): Generator<Buffer>
     }
   } finally {
     closeSync(fd)
+    giveBuffer(buffer)
   }
 }
 

@@ -7,11 +7,13 @@ const spare: Buffer[] = []
 
 /** A buffer of at least `size` bytes (its contents are whatever was there). */
 export function takeBuffer(size: number): Buffer {
-  const at = spare.findIndex((b) => b.length >= size)
+  // The smallest that fits: a large one is kept for what needs it.
+  let at = -1
+  for (let i = 0; i < spare.length; i++) if (spare[i]!.length >= size && (at < 0 || spare[i]!.length < spare[at]!.length)) at = i
   return at >= 0 ? spare.splice(at, 1)[0]! : Buffer.allocUnsafe(size)
 }
 
 /** A buffer no longer used, for the next takeBuffer (a few are kept, not every one). */
 export function giveBuffer(buffer: Buffer): void {
-  if (buffer.length > 0 && spare.length < 4) spare.push(buffer)
+  if (buffer.length > 0 && spare.length < 8) spare.push(buffer)
 }

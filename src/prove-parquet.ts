@@ -3,6 +3,7 @@ import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js
 import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveTexts } from './clean-parquet.js'
 import { ByteView } from './clean-view.js'
 import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
+import { giveBuffer, takeBuffer } from './buffer-pool.js'
 import { proveShared } from './prove-shared.js'
 import { checkParquetFile, type FileRef } from './read-export.js'
 import { packColumn } from './workers/packed-columns.mjs'
@@ -67,10 +68,13 @@ export async function parquetProver(job: ParquetJob, opened?: ParquetSource): Pr
   const source = opened ?? (await openParquetSource({ path: job.path }))
   return async (k) => {
     const fd = openSync(job.path, 'r')
+    // The column chunks a unit reads, in pooled buffers given back when it is done (see buffer-pool.ts).
+    const held: Buffer[] = []
     try {
-      return await proveUnit(source, fd, job.units[k]!, job.maxTextBytes)
+      return await proveUnit(source, { fd, held }, job.units[k]!, job.maxTextBytes)
     } finally {
       closeSync(fd)
+      for (const buffer of held) giveBuffer(buffer)
     }
   }
 }
@@ -80,7 +84,7 @@ export async function parquetProver(job: ParquetJob, opened?: ParquetSource): Pr
  * writes them; the examples (a list column, small) and any column written otherwise are decoded by
  * hyparquet.
  */
-async function proveUnit(source: ParquetSource, fd: number, unit: ParquetUnit, maxTextBytes: number): Promise<ProofPart> {
+async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, maxTextBytes: number): Promise<ProofPart> {
   const { group, slice, slices } = unit
   const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
   const chunk = (name: string) => flatColumn(source, fd, group, name, maxTextBytes)
@@ -132,14 +136,14 @@ async function proveUnit(source: ParquetSource, fd: number, unit: ParquetUnit, m
 }
 
 /** A top-level column's chunk of a row group, read whole (its size was checked against the heap limit). */
-function flatColumn(source: ParquetSource, fd: number, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: FlatColumn } | null {
+function flatColumn(source: ParquetSource, fd: Reader, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: FlatColumn } | null {
   const element = topLevel(source.metadata.schema).find((e) => e.name === name && !e.num_children)
   const chunk = element && chunkOf(source, fd, group, [name], maxBytes)
   return chunk ? { bytes: chunk.bytes, column: { meta: chunk.meta, element: element as FlatColumn['element'] } } : null
 }
 
 /** A list column's chunk (`name`.list.element), with the schema elements on its path. */
-function listColumn(source: ParquetSource, fd: number, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: ListColumn } | null {
+function listColumn(source: ParquetSource, fd: Reader, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: ListColumn } | null {
   const schema = source.metadata.schema
   const at = schema.indexOf(topLevel(schema).find((e) => e.name === name && e.num_children === 1)!)
   const elements = schema.slice(at, at + 3) as unknown as ListColumn['elements']
@@ -149,20 +153,28 @@ function listColumn(source: ParquetSource, fd: number, group: number, name: stri
 }
 
 /** The chunk of the column at `path` in a row group, read whole, or null (none, or too large). */
-function chunkOf(source: ParquetSource, fd: number, group: number, path: string[], maxBytes: number): { bytes: Uint8Array; meta: FlatColumn['meta'] } | null {
+function chunkOf(source: ParquetSource, { fd, held }: Reader, group: number, path: string[], maxBytes: number): { bytes: Uint8Array; meta: FlatColumn['meta'] } | null {
   const chunk = source.metadata.row_groups[group]!.columns.find((c) => c.meta_data?.path_in_schema.join('\0') === path.join('\0'))
   if (!chunk?.meta_data) return null
   const meta = chunk.meta_data as unknown as FlatColumn['meta']
   const start = Number(meta.data_page_offset)
   const size = Number(meta.total_compressed_size)
   if (!(size >= 0 && size <= maxBytes)) return null
-  const bytes = new Uint8Array(size)
+  const buffer = takeBuffer(size)
+  held.push(buffer)
+  const bytes = buffer.subarray(0, size)
   for (let got = 0; got < size; ) {
     const n = readSync(fd, bytes, got, size - got, start + got)
     if (n === 0) return null
     got += n
   }
   return { bytes, meta }
+}
+
+/** The file a unit reads, and the pooled buffers it holds. */
+interface Reader {
+  fd: number
+  held: Buffer[]
 }
 
 /** The top-level elements of a flattened Parquet schema. */

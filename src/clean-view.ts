@@ -53,33 +53,48 @@ export class ByteView {
       const keyword = keywordStart(this.buf, this.base + from, this.base + gates[g]!)
       if (keyword < 0) continue
       const text = this.string(from, to)
-      // In an ASCII text a byte's position is its character's: no citation starts before it,
-      // and the keywords are found here exactly (no byte is taken for whitespace that is not).
+      // In an ASCII text a byte's position is its character's: no citation starts before it.
       const ascii = text.length === to - from
       this.citeFrom = ascii ? keyword - this.base - from : 0
-      this.keywordCount = ascii ? this.keywordsOf(from, to, g) : -1
+      this.keywordCount = this.keywordsOf(from, to, g, ascii)
       return text
     }
     return ''
   }
 
-  /** Keywords found in citing()'s last text when it is ASCII (see forEachReferenceAfter), else -1 of them. */
+  /** The keywords of citing()'s last text (see forEachReferenceAfter): exactly the keyword pattern's matches. */
   keywords = new Int32Array(64)
   keywordCount = -1
 
-  /** The keywords of the ASCII text at from..to, from its gate `g` on (the first with one). */
-  private keywordsOf(from: number, to: number, g: number): number {
+  /**
+   * The keywords of the text at from..to, from its gate `g` on (the first with one). In a text that
+   * is not ASCII, keywordStart takes every non-ASCII byte for whitespace: a place counts only when
+   * the characters between the keyword and the digit are whitespace as `\s` has it, and its position
+   * is counted in UTF-16 units, as the decoded text's.
+   */
+  private keywordsOf(from: number, to: number, g: number, ascii: boolean): number {
     const { gates, gateCount } = this.scan
+    const { buf, base } = this
     let count = 0
+    let units = 0
+    let unitsAt = base + from
     for (; g < gateCount && gates[g]! < to; g++) {
-      if (keywordStart(this.buf, this.base + from, this.base + gates[g]!) < 0) continue
+      if (keywordStart(buf, base + from, base + gates[g]!) < 0) continue
+      const digit = base + gates[g]! + 1
+      if (!ascii && !allSpace(buf, keywordLastLetter + 1, digit)) continue
+      if (!ascii) {
+        for (; unitsAt < digit; unitsAt++) {
+          const b = buf[unitsAt]!
+          if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1
+        }
+      }
       if (count === this.keywords.length) {
         const grown = new Int32Array(count * 2)
         grown.set(this.keywords)
         this.keywords = grown
       }
       // Past the whitespace: the digit after the gate.
-      this.keywords[count++] = ((gates[g]! + 1 - from) << 1) | (keywordWasSection ? 1 : 0)
+      this.keywords[count++] = ((ascii ? digit - base - from : units) << 1) | (keywordWasSection ? 1 : 0)
     }
     return count
   }
@@ -134,6 +149,7 @@ export function keywordStart(bytes: Uint8Array, from: number, at: number): numbe
   let end = at
   while (end >= from && isSpaceLike(bytes[end]!)) end--
   if (end < from) return -1
+  keywordLastLetter = end
   // end: the keyword's last letter, if there is one.
   let start = -1
   const last = bytes[end]! | 0x20
@@ -160,8 +176,32 @@ export function bytesAt(buf: Uint8Array, at: number, bytes: Uint8Array): boolean
   return true
 }
 
-/** Whether the keyword keywordStart() last found is "section(s)" (else "rule(s)" or "see"). */
+/** Whether the keyword keywordStart() last found is "section(s)" (else "rule(s)" or "see"), and where it ends. */
 let keywordWasSection = false
+let keywordLastLetter = 0
+
+/**
+ * Whether the UTF-8 bytes from..to are all whitespace as JavaScript's `\s` has it: ASCII tab to
+ * carriage return and space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000
+ * and U+FEFF.
+ */
+function allSpace(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; ) {
+    const b = bytes[i]!
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) i += 1
+    else if (b === 0xc2 && bytes[i + 1] === 0xa0) i += 2
+    else if (b === 0xe1 && bytes[i + 1] === 0x9a && bytes[i + 2] === 0x80) i += 3
+    else if (b === 0xe2 && bytes[i + 1] === 0x80 && isGeneralSpace(bytes[i + 2]!)) i += 3
+    else if (b === 0xe2 && bytes[i + 1] === 0x81 && bytes[i + 2] === 0x9f) i += 3
+    else if (b === 0xe3 && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80) i += 3
+    else if (b === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) i += 3
+    else return false
+  }
+  return true
+}
+
+/** The last byte of U+2000–U+200A, U+2028, U+2029 or U+202F (after E2 80). */
+const isGeneralSpace = (c: number) => (c >= 0x80 && c <= 0x8a) || c === 0xa8 || c === 0xa9 || c === 0xaf
 
 /** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */
 function endsWith(bytes: Uint8Array, from: number, end: number, word: string): number {

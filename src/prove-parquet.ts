@@ -5,7 +5,7 @@ import { ByteView } from './clean-view.js'
 import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
 import { giveBuffer, takeBuffer } from './buffer-pool.js'
 import { proveShared } from './prove-shared.js'
-import { checkParquetFile, type FileRef } from './read-export.js'
+import { checkParquetFile, type FileRef } from './parquet-check.js'
 import { packColumn } from './workers/packed-columns.mjs'
 import { decodeRowGroup, openParquetSource, type ParquetSource } from './workers/parquet-groups.mjs'
 

@@ -1,12 +1,20 @@
 // Row groups of a Parquet file decoded into columns with hyparquet: for decode-binary.mjs (the exact
 // path) and the clean proof (clean-parquet-worker.ts). Plain JavaScript: it runs from src/ (tests) and dist/.
 import { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet'
-import { compressors as decoders } from 'hyparquet-compressors'
 import { gunzipSync } from 'node:zlib'
 
 // GZIP through Node's native zlib: twice as fast as the JavaScript one. Never past the size the page
 // header gives: a small page that unpacks to gigabytes (outside any heap limit) is refused at that size.
-const compressors = { ...decoders, GZIP: (input, size) => gunzipBounded(input, size) }
+// The other codecs are loaded on first use (25 ms of every start, and the clean proof of our own
+// files never needs them).
+let compressors
+async function compressorsOf() {
+  if (!compressors) {
+    const { compressors: decoders } = await import('hyparquet-compressors')
+    compressors = { ...decoders, GZIP: (input, size) => gunzipBounded(input, size) }
+  }
+  return compressors
+}
 
 /** GZIP bytes unpacked to at most `size` bytes; an error beyond. */
 export function gunzipBounded(input, size) {
@@ -47,7 +55,7 @@ export async function decodeRowGroup({ file, metadata, names: all, rowStarts }, 
     ...(only ? { columns: only } : {}),
     rowStart,
     rowEnd,
-    compressors,
+    compressors: await compressorsOf(),
     onChunk: ({ columnName, columnData, rowStart: from }) => {
       const column = columns.get(columnName)
       if (!column) return

@@ -4,7 +4,7 @@ import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumber
 import { ByteView } from './clean-view.js'
 import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
 import { giveBuffer, takeBuffer } from './buffer-pool.js'
-import { proveShared } from './prove-shared.js'
+import { FAILED, proveShared } from './prove-shared.js'
 import { checkParquetFile, type FileRef } from './parquet-check.js'
 import { packColumn } from './workers/packed-columns.mjs'
 import { decodeRowGroup, openParquetSource, type ParquetSource } from './workers/parquet-groups.mjs'
@@ -31,7 +31,11 @@ export interface ParquetUnit {
 const RULES_TYPES: Record<string, string> = { number: 'string', text: 'string', examples: 'list<string>', index: 'int64' }
 /** Compressed text a slice of a row group is given: small enough that no thread waits long for another. */
 const SLICE_BYTES = 2 * 1024 * 1024
-/** This thread proves units too only when no row group is larger (hyparquet's objects for its examples have no heap limit here). */
+/**
+ * This thread proves units too only when no row group is larger (what a unit holds has no heap limit
+ * here), and only from the pages themselves: hyparquet, which a damaged page can keep busy without
+ * end, runs only in workers, under their time limit (a unit that would need it here is not proved).
+ */
 const HERE_MAX_GROUP = 64 * 1024 * 1024
 
 /**
@@ -57,21 +61,32 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   for (let g = 0; g < groups.length; g++) units.push({ group: g, slice: 0, slices: slices[g]! })
   for (let g = 0; g < groups.length; g++) for (let slice = 1; slice < slices[g]!; slice++) units.push({ group: g, slice, slices: slices[g]! })
   const job: ParquetJob = { kind: 'parquet', path: ref.path, units, maxTextBytes: checked.heapMb * 1024 * 1024 }
-  const here = groups.every((g) => Number(g.total_byte_size) <= HERE_MAX_GROUP)
+  // Here too when the footer says the pages are as our writer writes them (else hyparquet would be needed).
+  const here = groups.every((g) => Number(g.total_byte_size) <= HERE_MAX_GROUP && g.columns.every((c) => plainLayout(c.meta_data)))
   const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + ref.size / 10_000)
-  const parts = await proveShared(job, units.length, await parquetProver(job, source), { heapMb: checked.heapMb, timeoutMs, here })
+  const parts = await proveShared(job, units.length, await parquetProver(job, source, false), { heapMb: checked.heapMb, timeoutMs, here })
   return mergeProofs(parts)
 }
 
-/** How a thread proves the units of `job` (the file opened once, here or in a worker). */
-export async function parquetProver(job: ParquetJob, opened?: ParquetSource): Promise<(unit: number) => Promise<ProofPart>> {
+/** What the footer says of a column chunk: GZIP or none, no dictionary, PLAIN (and RLE levels) only. */
+function plainLayout(meta: Record<string, unknown> | undefined): boolean {
+  const encodings = meta?.encodings
+  return (meta?.codec === 'GZIP' || meta?.codec === 'UNCOMPRESSED') && meta.dictionary_page_offset === undefined && Array.isArray(encodings) && encodings.every((e) => e === 'PLAIN' || e === 'RLE')
+}
+
+/**
+ * How a thread proves the units of `job` (the file opened once, here or in a worker). `decode`:
+ * whether a column not in the layout may be decoded by hyparquet (only in a worker, under a time
+ * limit); without it such a unit is not proved.
+ */
+export async function parquetProver(job: ParquetJob, opened?: ParquetSource, decode = true): Promise<(unit: number) => Promise<ProofPart>> {
   const source = opened ?? (await openParquetSource({ path: job.path }))
   return async (k) => {
     const fd = openSync(job.path, 'r')
     // The column chunks a unit reads, in pooled buffers given back when it is done (see buffer-pool.ts).
     const held: Buffer[] = []
     try {
-      return await proveUnit(source, { fd, held }, job.units[k]!, job.maxTextBytes)
+      return await proveUnit(source, { fd, held }, job.units[k]!, job.maxTextBytes, decode)
     } finally {
       closeSync(fd)
       for (const buffer of held) giveBuffer(buffer)
@@ -84,7 +99,7 @@ export async function parquetProver(job: ParquetJob, opened?: ParquetSource): Pr
  * writes them; the examples (a list column, small) and any column written otherwise are decoded by
  * hyparquet.
  */
-async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, maxTextBytes: number): Promise<ProofPart> {
+async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, maxTextBytes: number, decode: boolean): Promise<ProofPart> {
   const { group, slice, slices } = unit
   const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
   const chunk = (name: string) => flatColumn(source, fd, group, name, maxTextBytes)
@@ -117,6 +132,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
   const examples = listColumn(source, fd, group, 'examples', maxTextBytes)
   const exampleRefs = examples && listPageRefs(examples.bytes, examples.column)
   const others = [...(!exampleRefs ? ['examples'] : []), ...(!numbers ? ['number'] : []), ...(!indexes ? ['index'] : []), ...(!refs ? ['text'] : [])]
+  if (others.length > 0 && !decode) return FAILED
   const decoded = others.length > 0 ? await decodeRowGroup(source, group, others) : { columns: [] }
   const packed = (name: string) => packColumn(decoded.columns[others.indexOf(name)]!, maxTextBytes)
   if (!numbers || !indexes) {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { REPO } from './shared.js'
 
 const CLI = join(REPO, 'dist/src/cli.js')
+const CLI_TIMEOUT_MS = 180_000
 
 export interface Run {
   status: number | null
@@ -15,7 +16,9 @@ export interface Run {
 /** Run the compiled CLI (`make build` compiles it) as a user would. */
 export function cli(args: string[], options: { cwd?: string; input?: string } = {}): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run make build first`)
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '' })
+  // A run that hangs fails the test (a synchronous spawn is beyond the test timeout's reach).
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '', timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' })
+  if (run.error) throw new Error(`mtg-rules ${args.join(' ')}: ${run.error.message}`)
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 

@@ -15,7 +15,7 @@ import { csvField } from '../src/write-csv.js'
 import { EtlError } from '../src/errors.js'
 import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/node.js'
 import { proveFile } from '../src/prove-file.js'
-import { proveParquetFile } from '../src/prove-parquet.js'
+import { parquetProver, proveParquetFile } from '../src/prove-parquet.js'
 import { listPage, listPageRefs } from '../src/parquet-pages.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
 import { schemaOf, writeParquet } from '../src/write-parquet.js'
@@ -502,6 +502,33 @@ describe('the examples column read straight from its pages', () => {
       expect(exact.report?.counts.byCode.index).toBe(1)
       expect(await onDisk(bytes, false)).toEqual(exact)
     }
+  })
+
+  it('needs hyparquet only in a worker: a unit proved in the main thread from a column it cannot read from its pages is not proved', async () => {
+    // The text dictionary-encoded (hyparquet-writer's default): not our layout, so hyparquet decodes it,
+    // which a damaged page can keep busy without end; the main thread has no time limit to stop it.
+    const n = 30
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'number', data: Array.from({ length: n }, (_, i) => `100.${i + 1}`), encoding: 'PLAIN', statistics: false },
+          { name: 'text', data: Array.from({ length: n }, () => 'A rule.') },
+          { name: 'examples', data: Array.from({ length: n }, () => []), encoding: 'PLAIN', statistics: false },
+          { name: 'index', data: Array.from({ length: n }, (_, i) => BigInt(i)), encoding: 'PLAIN', statistics: false },
+        ],
+        schema: [{ name: 'schema', num_children: 4 }, ...RULES_TABLE.columns.flatMap(schemaOf)],
+        codec: 'GZIP',
+        compressors: { GZIP: (b: Uint8Array) => gzipSync(b, { level: 1 }) },
+      }),
+    )
+    const path = join(dir, 'dictionary.parquet')
+    writeFileSync(path, bytes)
+    expect(parquetMetadata(bytes.buffer as ArrayBuffer).row_groups[0]!.columns[1]!.meta_data!.encodings).toContain('RLE_DICTIONARY')
+    const job = { kind: 'parquet' as const, path, units: [{ group: 0, slice: 0, slices: 1 }], maxTextBytes: 1 << 26 }
+    expect((await (await parquetProver(job, undefined, false))(0)).failed).toBe(true)
+    const inWorker = await (await parquetProver(job))(0)
+    expect(inWorker.failed).toBe(false)
+    expect(inWorker.rows).toBe(n)
   })
 
   it('gives the report (or error) the checks give when the examples column is damaged', async () => {

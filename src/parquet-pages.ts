@@ -70,6 +70,8 @@ export function stringPageRefs(chunk: Uint8Array, column: FlatColumn, rows: numb
 
 /** One page of byte arrays: decompressed, each value a range of it; null when its bytes do not hold its values. */
 export function stringPage(ref: PageRef, codec: string): ByteArrayPage | null {
+  // Four bytes at least a value (its length): a header that claims more is refused before allocating.
+  if (ref.values * 4 > ref.size) return null
   const bytes = pageValues(ref, codec)
   if (!bytes) return null
   const starts = new Int32Array(ref.values)
@@ -91,7 +93,8 @@ export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number)
   const { element } = column
   if (element.type !== 'INT64' || element.converted_type !== undefined || element.logical_type !== undefined) return null
   const refs = pageRefs(chunk, column, rows)
-  if (!refs) return null
+  // Eight bytes a value: a footer that claims more rows than the pages hold is refused before allocating.
+  if (!refs || refs.some((ref) => ref.size < ref.values * 8)) return null
   const out = new Float64Array(rows)
   let at = 0
   for (const ref of refs) {
@@ -199,6 +202,12 @@ export interface ListPage {
  */
 export function listPage(ref: PageRef, codec: string): ListPage | null {
   const v2 = ref.header
+  // Levels are decoded into arrays as long as the header says, and a run may lengthen them: both are
+  // bounded first (this runs where no heap limit would stop a damaged page's billions of levels).
+  const present = v2.num_values - v2.num_nulls
+  if (!(v2.num_values <= MAX_PAGE_LEVELS && present >= 0 && present * 4 <= ref.size)) return null
+  const repLength = v2.repetition_levels_byte_length
+  if (!runsFit(ref.levels.subarray(0, repLength), 1, v2.num_values) || !runsFit(ref.levels.subarray(repLength), 2, v2.num_values)) return null
   const reader = { view: new DataView(ref.levels.buffer, ref.levels.byteOffset, ref.levels.byteLength), offset: 0 }
   // Arrays as hyparquet's: a run that goes past the end lengthens one, and that is seen (not taken).
   const repetition = new Array<number>(v2.num_values)
@@ -229,6 +238,33 @@ export function pageValues(ref: PageRef, codec: string): Buffer | null {
   }
   // hyparquet holds a page that is said to be compressed to the size its header gives.
   return !ref.compressed || values.length === ref.size ? values : null
+}
+
+/** Levels a list page may have (ours have tens of thousands). */
+const MAX_PAGE_LEVELS = 1 << 24
+
+/**
+ * Whether the RLE/bit-packed hybrid runs in `levels` (of `width` bits) hold no more than `n` values
+ * (bit-packed runs come in eights, so up to 7 more) and are whole.
+ */
+function runsFit(levels: Uint8Array, width: number, n: number): boolean {
+  let at = 0
+  let seen = 0
+  const bytes = (width + 7) >> 3
+  while (seen < n) {
+    let header = 0
+    for (let shift = 0; ; shift += 7) {
+      if (at >= levels.length || shift > 28) return false
+      const b = levels[at++]!
+      header += (b & 0x7f) * 2 ** shift
+      if (b < 0x80) break
+    }
+    const count = header % 2 === 1 ? Math.floor(header / 2) * 8 : Math.floor(header / 2)
+    at += header % 2 === 1 ? Math.floor(header / 2) * width : bytes
+    seen += count
+    if (at > levels.length || seen > n + 7) return false
+  }
+  return true
 }
 
 /** Whether RLE/bit-packed levels of width 1 are RLE runs of 1 adding up to exactly `n`. */

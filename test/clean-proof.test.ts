@@ -531,6 +531,17 @@ describe('the examples column read straight from its pages', () => {
     expect(inWorker.rows).toBe(n)
   })
 
+  it('refuses a list page whose levels claim billions of values, before allocating them (no heap limit stops that here)', () => {
+    // An RLE run of 2^30 repetition levels in five bytes, and a header that agrees.
+    const run = [0x80, 0x80, 0x80, 0x80, 0x08, 0x00]
+    const header = { num_values: 2 ** 30, num_nulls: 2 ** 30, num_rows: 1, encoding: 'PLAIN', repetition_levels_byte_length: run.length, definition_levels_byte_length: run.length, is_compressed: false }
+    const ref = { body: new Uint8Array(0), levels: Uint8Array.from([...run, ...run]), header, values: header.num_values, size: 0, compressed: false } as unknown as Parameters<typeof listPage>[0]
+    expect(listPage(ref, 'UNCOMPRESSED')).toBeNull()
+    // A run longer than the header says (the array would grow past it) is refused too.
+    const small = { ...header, num_values: 4, num_nulls: 4 }
+    expect(listPage({ ...ref, header: small, values: 4 } as typeof ref, 'UNCOMPRESSED')).toBeNull()
+  })
+
   it('gives the report (or error) the checks give when the examples column is damaged', async () => {
     const lists = rows.map((row) => row.examples as string[])
     lists[3] = []

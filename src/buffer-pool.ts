@@ -13,7 +13,12 @@ export function takeBuffer(size: number): Buffer {
   return at >= 0 ? spare.splice(at, 1)[0]! : Buffer.allocUnsafe(size)
 }
 
-/** A buffer no longer used, for the next takeBuffer (a few are kept, not every one). */
+/**
+ * A buffer no longer used, for the next takeBuffer. A few are kept, none over MAX_KEPT: a process
+ * that validates many files (the library, `history`) must not hold a huge row group's chunk for good.
+ */
 export function giveBuffer(buffer: Buffer): void {
-  if (buffer.length > 0 && spare.length < 8) spare.push(buffer)
+  if (buffer.length > 0 && buffer.length <= MAX_KEPT && spare.length < 8) spare.push(buffer)
 }
+
+const MAX_KEPT = 16 * 1024 * 1024

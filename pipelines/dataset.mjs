@@ -3,7 +3,7 @@
 // raw/ cache first), or RULES=path. Logic lives in src/; this only chains CLI commands.
 import { $ } from 'zx'
 
-const cli = 'dist/src/cli.js'
+const cli = 'dist/bin/cli.js'
 const archive = process.env.RULES_ARCHIVE || '../shared/rules'
 const out = process.env.OUT || 'out'
 const raw = process.env.RAW || 'raw'

@@ -4,7 +4,7 @@
 //   node pipelines/regenerate.mjs [--from DIR | --url PAGE] [--raw DIR] [--out DIR]
 import { $, argv } from 'zx'
 
-const cli = 'dist/src/cli.js'
+const cli = 'dist/bin/cli.js'
 const raw = argv.raw ?? 'raw'
 const out = argv.out ?? 'out'
 $.verbose = false

@@ -15,7 +15,7 @@ const LARGE = Number(values.large)
 const repo = resolve(import.meta.dirname, '..')
 const archive = resolve(repo, process.env.RULES_ARCHIVE ?? '../shared/rules')
 const cr = join(archive, 'MagicCompRules 20250207.txt')
-const cli = join(repo, 'dist/src/cli.js')
+const cli = join(repo, 'dist/bin/cli.js')
 const hook = join(repo, 'scripts/rss-hook.mjs')
 const tmp = mkdtempSync(join(tmpdir(), 'bench-'))
 // The synthetic exports and histories come to gigabytes: they go when the bench ends, however it ends.

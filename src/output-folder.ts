@@ -22,8 +22,9 @@ export interface Staging {
   /**
    * Write a file, created exclusively; `durable` (default) syncs it to disk first. The switch is
    * atomic either way: durability only matters for a power loss, not for a killed process.
+   * A failure aborts the staging folder unless `abortOnFailure` is false (the caller aborts).
    */
-  write(name: string, bytes: Uint8Array, durable?: boolean): Promise<void>
+  write(name: string, bytes: Uint8Array, durable?: boolean, abortOnFailure?: boolean): Promise<void>
   /** A file written in pieces (created exclusively on the first). */
   append(name: string, bytes: Uint8Array): Promise<void>
   /** The staging folder itself, for workers that write their files there (history's builds). */
@@ -91,7 +92,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   const appended = new Set<string>()
   return {
     dir: stagingDir,
-    async write(name, bytes, durable = true) {
+    async write(name, bytes, durable = true, abortOnFailure = true) {
       const path = join(stagingDir, name)
       try {
         mkdirSync(dirname(path), { recursive: true })
@@ -103,7 +104,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
           await file.close()
         }
       } catch (e) {
-        handle.abort()
+        if (abortOnFailure) handle.abort()
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
       }
       if (testDelayMs > 0) await new Promise((r) => setTimeout(r, testDelayMs))
@@ -152,10 +153,20 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   }
 }
 
-/** Write `files` as the whole new content of `dir` (see openStaging). */
+/**
+ * Write `files` as the whole new content of `dir` (see openStaging). The files are written and
+ * synced side by side (each fsync waits on the disk; one after another they took 25 ms of a
+ * build); a failure aborts the whole folder once all have settled, and names the first file that
+ * failed in the order given, whatever order the writes ended in.
+ */
 export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<void> {
   const staging = await openStaging(dir, owned, options)
-  for (const f of files) await staging.write(f.name, f.bytes)
+  const settled = await Promise.allSettled(files.map((f) => staging.write(f.name, f.bytes, true, false)))
+  const failed = settled.find((s) => s.status === 'rejected')
+  if (failed) {
+    staging.abort()
+    throw failed.reason
+  }
   staging.commit()
 }
 

@@ -6,7 +6,7 @@ import { deflateRawSync } from 'node:zlib'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { cli, snapshot } from './helpers/cli.js'
-import { readBytes, release, REPO } from './helpers/shared.js'
+import { CLI, readBytes, release, REPO } from './helpers/shared.js'
 
 // The catalogue of bad inputs: each gets one clear line, its exit code, and leaves out/ as it was.
 const r = release('2025-02-07')
@@ -112,7 +112,7 @@ describe('bad inputs: a clear message, the exit code, out/ untouched', () => {
 describe('an interrupted build', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s while writing: previous exports intact, no temporary files', async (signal) => {
     const before = snapshot(out)
-    const child = spawn(process.execPath, [join(REPO, 'dist/src/cli.js'), 'build', file('newer.txt', cr), '--out', out, '--arrow'], {
+    const child = spawn(process.execPath, [CLI, 'build', file('newer.txt', cr), '--out', out, '--arrow'], {
       env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' },
       stdio: ['ignore', 'ignore', 'pipe'],
     })

@@ -7,10 +7,9 @@ import { parse as parseYaml } from 'yaml'
 import { cli, snapshot } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
-import { release, REPO } from './helpers/shared.js'
+import { CLI, release, REPO } from './helpers/shared.js'
 
 const r = release('2025-02-07')
-const CLI = join(REPO, 'dist/src/cli.js')
 const tmp = mkdtempSync(join(tmpdir(), 'conventions-'))
 const built = (() => {
   const out = join(tmp, 'built')

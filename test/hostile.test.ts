@@ -5,11 +5,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { decode } from '../src/read.js'
 import { snapshot } from './helpers/cli.js'
-import { readBytes, release, REPO } from './helpers/shared.js'
+import { CLI, readBytes, release, REPO } from './helpers/shared.js'
 
 // Hostile inputs run the compiled CLI in a child whose heap is capped: growing past the cap would
 // abort it (exit 134), so each test proves memory stays bounded, besides the exit code and message.
-const CLI = join(REPO, 'dist/src/cli.js')
 const tmp = mkdtempSync(join(tmpdir(), 'hostile-'))
 const run = (args: string[], options: { heapMb?: number; env?: Record<string, string> } = {}) => {
   const started = Date.now()

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REPO } from './shared.js'
+import { CLI, REPO } from './shared.js'
 
-const CLI = join(REPO, 'dist/src/cli.js')
 const CLI_TIMEOUT_MS = 180_000
 
 export interface Run {

@@ -2,6 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 export const REPO = resolve(import.meta.dirname, '../..')
+/** The CLI as users run it: the bundle `make build` writes (scripts/bundle-cli.mjs). */
+export const CLI = join(REPO, 'dist/bin/cli.js')
 /** Published CR texts, read in place (never copied into the repository). */
 export const RULES_ARCHIVE = resolve(REPO, process.env.RULES_ARCHIVE ?? '../shared/rules')
 export const SAMPLES = resolve(REPO, '../shared/samples')

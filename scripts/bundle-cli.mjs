@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// make build, after tsc: bundle the CLI and its worker scripts into dist/bin/. Node's ES module
+// loader reads and compiles each file on its own; a build loaded ~105 files (53 of them
+// hyparquet's and hyparquet-writer's), ~60 ms of a 0.43 s build. Bundled, it loads ~24 chunks.
+// Each command stays its own chunk, loaded only when run. The library (dist/src/) is not bundled.
+import { rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { build } from 'rolldown'
+
+const dist = join(resolve(import.meta.dirname, '..'), 'dist')
+const out = join(dist, 'bin')
+// Workers are found at run time as `new URL('./clean-worker.js', import.meta.url)` from a chunk
+// in out/: each is an entry of its own, under the same name beside the chunks.
+const input = {
+  cli: join(dist, 'src/cli.js'),
+  'clean-worker': join(dist, 'src/clean-worker.js'),
+  'history-worker': join(dist, 'src/history-worker.js'),
+  'workers/decode-binary': join(dist, 'src/workers/decode-binary.mjs'),
+  'workers/parquet-groups': join(dist, 'src/workers/parquet-groups.mjs'),
+}
+
+rmSync(out, { recursive: true, force: true })
+await build({
+  input,
+  platform: 'node',
+  logLevel: 'warn',
+  external: [/^node:/],
+  output: {
+    dir: out,
+    format: 'esm',
+    entryFileNames: (chunk) => (chunk.name.startsWith('workers/') ? '[name].mjs' : '[name].js'),
+    chunkFileNames: '[name]-[hash].js',
+  },
+})

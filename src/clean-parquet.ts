@@ -1,5 +1,6 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import type { CleanProof } from './checks/clean-proof.js'
+import type { PageScratch } from './page-scratch.js'
 import { ByteView, bytesAt, EXAMPLE } from './clean-view.js'
 import { listPage, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
@@ -12,13 +13,17 @@ import type { PackedColumn } from './workers/packed-columns.mjs'
 export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArrayPages, index: Float64Array, rowCount: number): void {
   if (number.count !== rowCount || index.length !== rowCount) return void proof.fail()
   let row = 0
-  for (const page of number.pages) {
-    view.load(page.bytes, 0, page.bytes.length)
-    for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
-      if (view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
-      else proof.number(view.section, view.rule, view.rank, index[row]!)
-    }
+  for (const page of number.pages) row = proveNumberPage(proof, view, page, index, row)
+}
+
+/** One page of the number column, its first row `row` (an index of `index`); the row after it. */
+export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArrayPage, index: Float64Array, row: number): number {
+  view.load(page.bytes, 0, page.bytes.length)
+  for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
+    if (row >= index.length || view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
+    else proof.number(view.section, view.rule, view.rank, index[row]!)
   }
+  return row
 }
 
 /** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */
@@ -56,10 +61,10 @@ export function proveExamples(proof: CleanProof, view: ByteView, examples: Packe
  * example), each level 1 adds an example to it; every example non-empty UTF-8. Levels of any other
  * shape fail the proof (the exact path says what they mean).
  */
-export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageRef[], codec: string, rowCount: number): void {
+export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageRef[], codec: string, rowCount: number, into?: PageScratch): void {
   let rows = 0
   for (const ref of refs) {
-    const page = proof.proved ? listPage(ref, codec) : null
+    const page = proof.proved ? listPage(ref, codec, into) : null
     if (!page) return void proof.fail()
     const { repetition, definition, values } = page
     view.load(values, 0, values.length)

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
+import type { PageScratch } from './page-scratch.js'
 import { gunzipBounded } from './workers/parquet-groups.mjs'
 
 /**
@@ -43,14 +44,15 @@ export interface PageRef {
 
 /**
  * Byte arrays of a UTF-8 string column (number, text), or null. With `each`, each page goes to it as
- * it is read and is not kept (a text column: one page in memory, not the row group's).
+ * it is read and is not kept (a text column: one page in memory, not the row group's), and may be
+ * unpacked `into` a reused buffer (valid until the next page).
  */
-export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number, each?: (page: ByteArrayPage) => void): ByteArrayPages | null {
+export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number, each?: (page: ByteArrayPage) => void, into?: PageScratch): ByteArrayPages | null {
   const refs = stringPageRefs(chunk, column, rows)
   if (!refs) return null
   const pages: ByteArrayPages['pages'] = []
   for (const ref of refs) {
-    const page = stringPage(ref, column.meta.codec)
+    const page = stringPage(ref, column.meta.codec, each && into)
     if (!page) return null
     if (each) each(page)
     else pages.push(page)
@@ -68,14 +70,16 @@ export function stringPageRefs(chunk: Uint8Array, column: FlatColumn, rows: numb
   return pageRefs(chunk, column, rows)
 }
 
-/** One page of byte arrays: decompressed, each value a range of it; null when its bytes do not hold its values. */
-export function stringPage(ref: PageRef, codec: string): ByteArrayPage | null {
+/**
+ * One page of byte arrays: decompressed, each value a range of it; null when its bytes do not hold
+ * its values. With `into`, the bytes are valid only until its next use (see pageValues).
+ */
+export function stringPage(ref: PageRef, codec: string, into?: PageScratch): ByteArrayPage | null {
   // Four bytes at least a value (its length): a header that claims more is refused before allocating.
   if (ref.values * 4 > ref.size) return null
-  const bytes = pageValues(ref, codec)
+  const bytes = pageValues(ref, codec, into)
   if (!bytes) return null
-  const starts = new Int32Array(ref.values)
-  const ends = new Int32Array(ref.values)
+  const [starts, ends] = into ? into.offsets(ref.values) : [new Int32Array(ref.values), new Int32Array(ref.values)]
   let at = 0
   for (let i = 0; i < ref.values; i++) {
     if (at + 4 > bytes.length) return null
@@ -89,7 +93,7 @@ export function stringPage(ref: PageRef, codec: string): ByteArrayPage | null {
 }
 
 /** The values of a plain INT64 column (index), as numbers (NaN where not a safe integer), or null. */
-export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number): Float64Array | null {
+export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number, into?: PageScratch): Float64Array | null {
   const { element } = column
   if (element.type !== 'INT64' || element.converted_type !== undefined || element.logical_type !== undefined) return null
   const refs = pageRefs(chunk, column, rows)
@@ -98,7 +102,7 @@ export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number)
   const out = new Float64Array(rows)
   let at = 0
   for (const ref of refs) {
-    const bytes = pageValues(ref, column.meta.codec)
+    const bytes = pageValues(ref, column.meta.codec, into)
     if (!bytes || bytes.length < ref.values * 8) return null
     for (let i = 0; i < ref.values; i++) {
       // Two halves, no BigInt: exact below 2^53, and never rounded into the safe range from above.
@@ -200,7 +204,7 @@ export interface ListPage {
  * A page of listPageRefs read as hyparquet reads it (the same level decoder); null when its levels
  * do not decode to one of each per entry, or its values do not decompress.
  */
-export function listPage(ref: PageRef, codec: string): ListPage | null {
+export function listPage(ref: PageRef, codec: string, into?: PageScratch): ListPage | null {
   const v2 = ref.header
   // Levels are decoded into arrays as long as the header says, and a run may lengthen them: both are
   // bounded first (this runs where no heap limit would stop a damaged page's billions of levels).
@@ -220,16 +224,21 @@ export function listPage(ref: PageRef, codec: string): ListPage | null {
     return null
   }
   if (repetition.length !== v2.num_values || definition.length !== v2.num_values) return null
-  const values = pageValues(ref, codec)
+  const values = pageValues(ref, codec, into)
   return values && { repetition, definition, values, present: v2.num_values - v2.num_nulls }
 }
 
-/** A page's values, decompressed; null when they do not unpack to the size its header gives. */
-export function pageValues(ref: PageRef, codec: string): Buffer | null {
+/**
+ * A page's values, decompressed; null when they do not unpack to the size its header gives. With
+ * `into` (pages read one at a time), into its buffer, valid until its next use; else a buffer of their own.
+ */
+export function pageValues(ref: PageRef, codec: string, into?: PageScratch): Buffer | null {
   const { body } = ref
   let values: Buffer
   if (!ref.compressed || codec === 'UNCOMPRESSED') values = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   else {
+    const unpacked = into?.unpack(body, ref.size)
+    if (unpacked) return unpacked
     try {
       values = gunzipBounded(body, ref.size)
     } catch {

@@ -1,9 +1,10 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
-import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveTexts } from './clean-parquet.js'
+import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumberPage, proveNumbers, proveTexts } from './clean-parquet.js'
 import { ByteView } from './clean-view.js'
-import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
+import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type ByteArrayPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
 import { giveBuffer, takeBuffer } from './buffer-pool.js'
+import { PageScratch } from './page-scratch.js'
 import { FAILED, proveShared } from './prove-shared.js'
 import { checkParquetFile, type FileRef } from './parquet-check.js'
 import { packColumn } from './workers/packed-columns.mjs'
@@ -37,6 +38,8 @@ const SLICE_BYTES = 2 * 1024 * 1024
  * end, runs only in workers, under their time limit (a unit that would need it here is not proved).
  */
 const HERE_MAX_GROUP = 64 * 1024 * 1024
+/** This thread's page buffer: text and example pages are proved one at a time, and none is kept. */
+const scratch = new PageScratch()
 
 /**
  * Prove a Parquet rules export on disk clean: its footer and page headers checked as the exact path
@@ -112,7 +115,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
   const proveOwnPages = () => {
     for (let p = 0; p < refs!.length && proof.proved; p++) {
       if (Math.floor((p * slices) / refs!.length) !== slice) continue
-      const page = stringPage(refs![p]!, text!.column.meta.codec)
+      const page = stringPage(refs![p]!, text!.column.meta.codec, scratch)
       if (!page) proof.fail()
       else proveTexts(proof, view, page)
     }
@@ -124,10 +127,17 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
   }
   const number = chunk('number')
   const index = chunk('index')
-  let numbers = number && stringPages(number.bytes, number.column, rows)
-  let indexes = index && int64Values(index.bytes, index.column, rows)
-  // Numbers first, so that the texts' citations resolve as they come (not all left to the end).
-  if (numbers && indexes) proveNumbers(proof, view, numbers, indexes, rows)
+  // Numbers first, so that the texts' citations resolve as they come (not all left to the end); each
+  // page proved as it is unpacked (a page that fails after others were proved fails the proof).
+  let indexes = index && int64Values(index.bytes, index.column, rows, scratch)
+  let numbers: ByteArrayPages | null = null
+  if (number && indexes) {
+    let row = 0
+    if (indexes.length !== rows) proof.fail()
+    numbers = stringPages(number.bytes, number.column, rows, (page) => (row = proveNumberPage(proof, view, page, indexes!, row)), scratch)
+    if (!numbers && row > 0) proof.fail()
+    else if (numbers && row !== rows) proof.fail()
+  }
   if (refs) proveOwnPages()
   const examples = listColumn(source, fd, group, 'examples', maxTextBytes)
   const exampleRefs = examples && listPageRefs(examples.bytes, examples.column)
@@ -146,7 +156,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
     else proof.fail()
   }
   if (!numbers) proof.fail()
-  if (exampleRefs) proveExamplePages(proof, view, exampleRefs, examples!.column.meta.codec, rows)
+  if (exampleRefs) proveExamplePages(proof, view, exampleRefs, examples!.column.meta.codec, rows, scratch)
   else proveExamples(proof, view, packed('examples'), rows)
   return proof.part()
 }

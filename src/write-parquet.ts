@@ -42,9 +42,9 @@ export function hfFeatures(table: TableSpec): Record<string, unknown> {
 // an ArrayBuffer) per string. Together with no dictionary and no statistics: a third off the rules table.
 const utf8 = (s: string) => Buffer.from(s, 'utf8')
 
-function columnData(column: ColumnSpec, rows: TableRow[]): unknown[] {
-  if (column.prose && column.type === 'string') return rows.map((r) => (typeof r[column.name] === 'string' ? utf8(r[column.name] as string) : null))
-  if (column.prose && column.type === 'list<string>') return rows.map((r) => (Array.isArray(r[column.name]) ? (r[column.name] as string[]).map(utf8) : null))
+function columnData(column: ColumnSpec, rows: TableRow[], plain: boolean): unknown[] {
+  if (plain && column.type === 'string') return rows.map((r) => (typeof r[column.name] === 'string' ? utf8(r[column.name] as string) : null))
+  if (plain && column.type === 'list<string>') return rows.map((r) => (Array.isArray(r[column.name]) ? (r[column.name] as string[]).map(utf8) : null))
   if (column.type !== 'int64') return rows.map((r) => r[column.name] ?? null)
   return rows.map((r) => {
     const v = r[column.name]
@@ -52,8 +52,18 @@ function columnData(column: ColumnSpec, rows: TableRow[]): unknown[] {
   })
 }
 
-function columnsOf(table: TableSpec, rows: TableRow[]) {
-  return table.columns.map((c) => ({ name: c.name, data: columnData(c, rows), ...(c.prose ? { encoding: 'PLAIN' as const, statistics: false } : {}) }))
+/**
+ * Prose columns are stored plainly: no dictionary, no min/max. So is every string column of a table
+ * written as one row group (a build's four tables): there min/max would prune nothing within the
+ * file, and the dictionary and statistics code, run once and cold, cost ~12 ms of a 0.38 s build
+ * for files 0.2% smaller. A table in several row groups (rules_history, one group per release)
+ * keeps them where they serve: a reader skips the groups of other releases.
+ */
+function columnsOf(table: TableSpec, rows: TableRow[], oneGroup: boolean) {
+  return table.columns.map((c) => {
+    const plain = c.prose === true || (oneGroup && (c.type === 'string' || c.type === 'list<string>'))
+    return { name: c.name, data: columnData(c, rows, plain), ...(plain ? { encoding: 'PLAIN' as const, statistics: false } : {}) }
+  })
 }
 
 /** Rows per row group: a release (3,000 rules) is one group; a whole history (300,000) is several, so readers can stream. */
@@ -66,7 +76,7 @@ const GZIP = { GZIP: (bytes: Uint8Array) => gzipSync(bytes, { level: 1 }) }
 /** Parquet, GZIP-compressed, row groups of ROW_GROUP_ROWS, the table's columns in order. */
 export function writeParquet(table: TableSpec, rows: TableRow[], createdBy: string, tuning: Record<string, unknown> = {}): Uint8Array {
   const buffer = parquetWriteBuffer({
-    columnData: columnsOf(table, rows),
+    columnData: columnsOf(table, rows, rows.length <= ROW_GROUP_ROWS && tuning.rowGroupSize === undefined),
     schema: [{ name: 'schema', num_children: table.columns.length }, ...table.columns.flatMap(schemaOf)],
     codec: 'GZIP',
     compressors: GZIP,
@@ -94,7 +104,7 @@ export function parquetAppender(table: TableSpec, createdBy: string) {
   })
   return {
     add(rows: TableRow[]) {
-      if (rows.length > 0) void pq.write({ columnData: columnsOf(table, rows), rowGroupSize: Math.min(rows.length, ROW_GROUP_ROWS) })
+      if (rows.length > 0) void pq.write({ columnData: columnsOf(table, rows, false), rowGroupSize: Math.min(rows.length, ROW_GROUP_ROWS) })
     },
     finish(): Uint8Array {
       pq.finish()

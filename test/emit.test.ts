@@ -52,6 +52,23 @@ describe('exports read back with independent readers', () => {
     expect(meta).toEqual([{ row_group_id: '0', compression: 'GZIP' }])
   })
 
+  it('Parquet: a build table (one row group) stores its strings plainly, without statistics; a table in several groups keeps them', async () => {
+    const columns = async (path: string) =>
+      duck<{ path_in_schema: string; encodings: string; has_min: boolean }>(`SELECT DISTINCT path_in_schema, encodings, stats_min_value IS NOT NULL AS has_min FROM parquet_metadata(${lit(path)}) ORDER BY 1`)
+    for (const table of ['rules', 'rules_meta', 'references', 'glossary']) {
+      const strings = (await columns(file(`${table}.parquet`))).filter((c) => !['index', 'depth', 'line', 'resolved', 'obsolete'].includes(c.path_in_schema))
+      expect(strings.length).toBeGreaterThan(1)
+      for (const c of strings) expect([c.path_in_schema, c.encodings, c.has_min]).toEqual([c.path_in_schema, 'PLAIN', false])
+    }
+    // rules_meta's chapter repeats on every row: in groups of 1,000 rows, it is dictionary-encoded with min/max.
+    const { RULES_META_TABLE } = await import('../src/tables.js')
+    const { writeParquet } = await import('../src/write-parquet.js')
+    const meta = built.tables.find((t) => t.spec.name === 'rules_meta')!.rows
+    writeFileSync(file('grouped.parquet'), writeParquet(RULES_META_TABLE, meta, 'test', { rowGroupSize: 1000 }))
+    const chapter = (await columns(file('grouped.parquet'))).filter((c) => c.path_in_schema === 'chapter')
+    expect(chapter.every((c) => c.has_min && c.encodings.includes('DICTIONARY'))).toBe(true)
+  })
+
   it('Parquet: hyparquet reads the same rows (index as BigInt)', async () => {
     const b = bytesOf('rules.parquet')
     const objects = await parquetReadObjects({ file: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, compressors })

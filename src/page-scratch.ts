@@ -24,7 +24,8 @@ const MAX_KEPT_BYTES = 16 * 1024 * 1024
  * with gunzipSync (whose answer, and error, are the final word).
  */
 export class PageScratch {
-  private stream: HandleStream | null = null
+  /** null until the first page; false where this Node's stream lacks the internals. */
+  private stream: HandleStream | null | false = null
   private out = Buffer.alloc(0)
   private starts = new Int32Array(0)
   private ends = new Int32Array(0)
@@ -43,8 +44,8 @@ export class PageScratch {
   /** `input` unpacked: a view of this buffer, valid until the next call; null as above. */
   unpack(input: Uint8Array, size: number): Buffer | null {
     if (size + 1 > MAX_KEPT_BYTES) return null
-    const stream = (this.stream ??= openStream())
-    if (!stream) return null
+    const stream = (this.stream ??= openStream() ?? false)
+    if (stream === false) return null
     // One byte more than the page should unpack to: a page that unpacks to more is seen.
     if (this.out.length < size + 1) this.out = Buffer.allocUnsafe(Math.max(size + 1, Math.min(2 * this.out.length, MAX_KEPT_BYTES)))
     try {

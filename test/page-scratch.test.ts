@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import { gunzipSync, gzipSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import zlib, { gunzipSync, gzipSync } from 'node:zlib'
+import { describe, expect, it, vi } from 'vitest'
 import { PageScratch } from '../src/page-scratch.js'
 import { readBytes, releases } from './helpers/shared.js'
 
@@ -67,6 +67,19 @@ describe('PageScratch.unpack (GZIP pages into one reused buffer)', () => {
       }),
       { numRuns: RUNS },
     )
+  })
+
+  it('answers null, once and for all, where the stream lacks the internals it uses (gunzipSync then unpacks every page)', () => {
+    const spy = vi.spyOn(zlib, 'createGunzip').mockImplementation(() => ({ reset() {} }) as unknown as zlib.Gunzip)
+    try {
+      const scratch = new PageScratch()
+      expect(scratch.unpack(page, text.length)).toBeNull()
+      expect(scratch.unpack(page, text.length)).toBeNull()
+      expect(spy).toHaveBeenCalledTimes(1)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(Buffer.compare(new PageScratch().unpack(page, text.length)!, text)).toBe(0)
   })
 
   it('keeps no buffer for a page over 16 MiB (gunzipSync unpacks those)', () => {

@@ -20,7 +20,8 @@ $(DEPS): package.json package-lock.json
 	@touch $(DEPS)
 
 # Install (if needed) and compile the CLI to dist/, only when a source changed (tsc is incremental too).
-# (npm run build: schemas → standalone validators, tsc, the worker script copied beside its caller.)
+# (npm run build: schemas → standalone validators, WebAssembly, tsc, the worker scripts copied beside
+# their callers, then the CLI bundled into dist/bin/ by rolldown.)
 build: $(CLI)
 
 $(CLI): $(DEPS) $(SOURCES)

@@ -164,7 +164,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
 /** A top-level column's chunk of a row group, read whole (its size was checked against the heap limit). */
 function flatColumn(source: ParquetSource, fd: Reader, group: number, name: string, maxBytes: number): { bytes: Uint8Array; column: FlatColumn } | null {
   const element = topLevel(source.metadata.schema).find((e) => e.name === name && !e.num_children)
-  const chunk = element && chunkOf(source, fd, group, [name], maxBytes)
+  const chunk = element && chunksAreLeaves(source, group) && chunkOf(source, fd, group, [name], maxBytes)
   return chunk ? { bytes: chunk.bytes, column: { meta: chunk.meta, element: element as FlatColumn['element'] } } : null
 }
 
@@ -173,9 +173,48 @@ function listColumn(source: ParquetSource, fd: Reader, group: number, name: stri
   const schema = source.metadata.schema
   const at = schema.indexOf(topLevel(schema).find((e) => e.name === name && e.num_children === 1)!)
   const elements = schema.slice(at, at + 3) as unknown as ListColumn['elements']
-  if (at < 0 || elements.length !== 3) return null
+  if (at < 0 || elements.length !== 3 || !chunksAreLeaves(source, group)) return null
   const chunk = chunkOf(source, fd, group, elements.map((e) => e.name), maxBytes)
   return chunk ? { bytes: chunk.bytes, column: { meta: chunk.meta, elements } } : null
+}
+
+/**
+ * Whether a row group's column chunks are the schema's leaf columns, in order, each of its leaf's
+ * physical type. hyparquet decodes a chunk by the type its own metadata gives (a damaged footer once
+ * said BOOLEAN for one group's INT64 index: hyparquet read `false`, and the pages were proved as
+ * integers); any chunk that is not its leaf's is left to hyparquet, whatever it says.
+ */
+function chunksAreLeaves(source: ParquetSource, group: number): boolean {
+  const leaves = leavesOf(source.metadata.schema as SchemaNode[])
+  const chunks = source.metadata.row_groups[group]!.columns
+  return leaves !== null && chunks.length === leaves.length && chunks.every((c, i) => c.meta_data !== undefined && c.meta_data.type === leaves[i]!.type && c.meta_data.path_in_schema.join('\0') === leaves[i]!.path.join('\0'))
+}
+
+type SchemaNode = { name: string; type?: string; num_children?: number }
+const leavesCache = new WeakMap<object, { path: string[]; type?: string }[] | null>()
+
+/** The leaf columns of a flattened schema, in order, with their paths; null when its counts do not add up. */
+function leavesOf(schema: SchemaNode[]): { path: string[]; type?: string }[] | null {
+  let leaves = leavesCache.get(schema)
+  if (leaves !== undefined) return leaves
+  const found: { path: string[]; type?: string }[] = []
+  let at = 1
+  const walk = (prefix: string[]): boolean => {
+    const element = schema[at++]
+    if (!element) return false
+    const path = [...prefix, element.name]
+    if (!element.num_children) {
+      found.push({ path, type: element.type })
+      return true
+    }
+    for (let k = 0; k < element.num_children; k++) if (!walk(path)) return false
+    return true
+  }
+  let whole = schema.length > 0
+  for (let k = 0; whole && k < (schema[0]?.num_children ?? 0); k++) whole = walk([])
+  leaves = whole && at === schema.length ? found : null
+  leavesCache.set(schema, leaves)
+  return leaves
 }
 
 /** The chunk of the column at `path` in a row group, read whole, or null (none, or too large). */

@@ -370,6 +370,30 @@ describe('the clean proof of Parquet', () => {
     expect(await onDisk(bytes, false)).toEqual(exact)
   })
 
+  it('leaves to hyparquet a row group whose chunk metadata gives another type than the schema (found by FUZZ_RUNS=1200)', async () => {
+    const bytes = writeParquet(RULES_TABLE, rows as TableRow[], 'test', { rowGroupSize: 100 })
+    // The one byte of the footer that makes the third group's index chunk BOOLEAN (thrift: INT64 is 4, BOOLEAN 0).
+    const typeOfIndex = (b: Uint8Array) => {
+      try {
+        return parquetMetadata(b.buffer as ArrayBuffer).row_groups[2]?.columns[3]?.meta_data?.type
+      } catch {
+        return undefined
+      }
+    }
+    let damaged: Uint8Array | undefined
+    for (let at = bytes.length - 8; at > 0 && !damaged; at--) {
+      const b = new Uint8Array(bytes)
+      b[at] = 0
+      if (typeOfIndex(b) === 'BOOLEAN' && parquetMetadata(b.buffer as ArrayBuffer).schema.find((e) => e.name === 'index')?.type === 'INT64') damaged = b
+    }
+    expect(damaged).toBeDefined()
+    const exact = await onDisk(damaged!, true)
+    // hyparquet reads that group's index as `false`: 100 index and 100 schema errors.
+    expect(exact.report?.counts.byCode).toEqual({ index: 100, schema: 100 })
+    expect(await proved(damaged!)).toBeNull()
+    expect(await onDisk(damaged!, false)).toEqual(exact)
+  })
+
   it('gives the report (or error) the checks give on damaged files', async () => {
     const bytes = writeParquet(RULES_TABLE, rows as TableRow[], 'test', { rowGroupSize: 100 })
     await fc.assert(

@@ -11,6 +11,8 @@ type HandleStream = zlib.Gunzip & {
 
 /** The largest page unpacked into the kept buffer; a larger one goes through gunzipSync. */
 const MAX_KEPT_BYTES = 16 * 1024 * 1024
+/** The most values whose offsets are kept (ours have thousands a page): a thread holds at most ~24 MiB. */
+const MAX_KEPT_VALUES = 1 << 20
 
 /**
  * What a thread's pages are read into when they are read one at a time, each done with before the
@@ -33,7 +35,7 @@ export class PageScratch {
   /** Two arrays of `n` offsets (their contents are whatever was there), valid until the next call. */
   offsets(n: number): [Int32Array, Int32Array] {
     // As for the buffer: arrays for a huge page are not kept.
-    if (n * 4 > MAX_KEPT_BYTES) return [new Int32Array(n), new Int32Array(n)]
+    if (n > MAX_KEPT_VALUES) return [new Int32Array(n), new Int32Array(n)]
     if (this.starts.length < n) {
       this.starts = new Int32Array(Math.max(n, 2 * this.starts.length))
       this.ends = new Int32Array(this.starts.length)

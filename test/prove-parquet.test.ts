@@ -1,0 +1,73 @@
+import { parquetMetadata } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
+import { describe, expect, it } from 'vitest'
+import { buildDataset } from '../src/build.js'
+import { stringPageRefs, type FlatColumn } from '../src/parquet-pages.js'
+import { sparseChunkOf } from '../src/prove-parquet.js'
+import { RULES_TABLE, type TableRow } from '../src/tables.js'
+import { writeParquet } from '../src/write-parquet.js'
+import { readBytes, release } from './helpers/shared.js'
+
+// The real rules of a release, four times over: a text chunk of many pages.
+const r = release('2026-08-07')
+const rules = buildDataset(r.file, readBytes(r.path)).rows
+const rows = Array.from({ length: 4 }, () => rules).flat().map((row, i) => ({ ...row, number: `${100 + Math.floor(i / 300)}.${(i % 300) + 1}`, index: i })) as unknown as TableRow[]
+const file = writeParquet(RULES_TABLE, rows, 'test', { pageSize: 64 * 1024 })
+const metadata = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
+const meta = metadata.row_groups[0]!.columns[1]!.meta_data!
+const start = Number(meta.data_page_offset)
+const chunk = file.subarray(start, start + Number(meta.total_compressed_size))
+const column: FlatColumn = { meta: meta as unknown as FlatColumn['meta'], element: metadata.schema[2] as FlatColumn['element'] }
+
+/** sparseChunkOf over `source`, with the byte ranges it read. */
+function sparse(source: Uint8Array, own: (page: number, pages: number) => boolean, window?: number) {
+  const bytes = new Uint8Array(source.length).fill(0xee)
+  let read = 0
+  const ok = sparseChunkOf(bytes, (from, to) => {
+    bytes.set(source.subarray(from, to), from)
+    read += to - from
+    return true
+  }, own, window)
+  return { ok, bytes, read }
+}
+
+describe('a later slice reads only its own text pages (sparseChunkOf)', () => {
+  const whole = stringPageRefs(chunk, column, rows.length)!
+  it('finds the pages the whole chunk has, with the same headers and levels, and the bodies of its own pages', () => {
+    expect(whole.length).toBeGreaterThan(20)
+    const mine = (p: number, pages: number) => Math.floor((p * 4) / pages) === 1
+    const { ok, bytes, read } = sparse(chunk, mine)
+    expect(ok).toBe(true)
+    // About a quarter of the chunk, not all of it.
+    expect(read).toBeLessThan(chunk.length * 0.35)
+    const refs = stringPageRefs(bytes, column, rows.length)!
+    const shape = (pages: typeof whole, base: Uint8Array) => pages.map((p) => [p.header, p.values, p.size, p.body.byteOffset - base.byteOffset, p.body.length])
+    expect(shape(refs, bytes)).toEqual(shape(whole, chunk))
+    refs.forEach((p, i) => expect(Buffer.compare(p.body, whole[i]!.body) === 0).toBe(mine(i, refs.length)))
+  })
+
+  it('reads a header, and its levels, past a first window too short for them', () => {
+    const mine = (p: number, pages: number) => p % 5 === 2 && pages > 0
+    // The first page's header exactly: its levels then lie past the window.
+    const first = { view: new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength), offset: 0 }
+    parquetHeader(first)
+    for (const window of [3, 8, first.offset]) {
+      const { ok, bytes } = sparse(chunk, mine, window)
+      expect(ok).toBe(true)
+      const refs = stringPageRefs(bytes, column, rows.length)!
+      expect(refs.map((p) => [p.header, Buffer.from(p.levels)])).toEqual(whole.map((p) => [p.header, Buffer.from(p.levels)]))
+      refs.forEach((p, i) => expect(Buffer.compare(p.body, whole[i]!.body) === 0).toBe(mine(i, refs.length)))
+    }
+  })
+
+  it('gives up (the chunk is then read whole) where a header does not parse or a page does not fit', () => {
+    const cut = chunk.subarray(0, chunk.length - 1000)
+    expect(sparse(cut, () => true).ok).toBe(false)
+    const damaged = Uint8Array.from(chunk)
+    damaged[whole[3]!.body.byteOffset - chunk.byteOffset + whole[3]!.body.length + 1] = 0xff
+    const { ok, bytes } = sparse(damaged, () => false)
+    // Either it gave up, or what it read walks as the damaged chunk walks.
+    const walked = (b: Uint8Array) => stringPageRefs(b, column, rows.length)?.map((p) => [p.header, p.body.byteOffset - b.byteOffset, p.body.length]) ?? null
+    if (ok) expect(walked(bytes)).toEqual(walked(damaged))
+  })
+})

@@ -11,11 +11,11 @@ type HandleStream = zlib.Gunzip & {
 
 /** The largest page unpacked into the kept buffer; a larger one goes through gunzipSync. */
 const MAX_KEPT_BYTES = 16 * 1024 * 1024
-/** The most values whose offsets are kept (ours have thousands a page): a thread holds at most ~24 MiB. */
+/** The most values whose offsets are kept (ours have thousands a page): a scratch holds at most ~24 MiB. */
 const MAX_KEPT_VALUES = 1 << 20
 
 /**
- * What a thread's pages are read into when they are read one at a time, each done with before the
+ * What a proof's pages are read into when they are read one at a time, each done with before the
  * next: each page a new buffer and new offset arrays was memory outside the heap, freed late.
  *
  * GZIP pages are unpacked one after another into one buffer, by one zlib stream reset between pages.

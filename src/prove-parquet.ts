@@ -39,8 +39,6 @@ const SLICE_BYTES = 2 * 1024 * 1024
  * end, runs only in workers, under their time limit (a unit that would need it here is not proved).
  */
 const HERE_MAX_GROUP = 64 * 1024 * 1024
-/** This thread's page buffer: text and example pages are proved one at a time, and none is kept. */
-const scratch = new PageScratch()
 
 /**
  * Prove a Parquet rules export on disk clean: its footer and page headers checked as the exact path
@@ -85,12 +83,15 @@ function plainLayout(meta: Record<string, unknown> | undefined): boolean {
  */
 export async function parquetProver(job: ParquetJob, opened?: ParquetSource, decode = true): Promise<(unit: number) => Promise<ProofPart>> {
   const source = opened ?? (await openParquetSource({ path: job.path }))
+  // The job's page buffers: its units run one after another (drain), each page proved before the
+  // next is unpacked; two jobs in one thread have their own, and a job's are freed with it.
+  const scratch = new PageScratch()
   return async (k) => {
     const fd = openSync(job.path, 'r')
     // The column chunks a unit reads, in pooled buffers given back when it is done (see buffer-pool.ts).
     const held: Buffer[] = []
     try {
-      return await proveUnit(source, { fd, held }, job.units[k]!, job.maxTextBytes, decode)
+      return await proveUnit(source, { fd, held }, job.units[k]!, job.maxTextBytes, decode, scratch)
     } finally {
       closeSync(fd)
       for (const buffer of held) giveBuffer(buffer)
@@ -103,7 +104,7 @@ export async function parquetProver(job: ParquetJob, opened?: ParquetSource, dec
  * writes them; the examples (a list column, small) and any column written otherwise are decoded by
  * hyparquet.
  */
-async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, maxTextBytes: number, decode: boolean): Promise<ProofPart> {
+async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, maxTextBytes: number, decode: boolean, scratch: PageScratch): Promise<ProofPart> {
   const { group, slice, slices } = unit
   const rows = source.rowStarts[group + 1]! - source.rowStarts[group]!
   const chunk = (name: string) => flatColumn(source, fd, group, name, maxTextBytes)

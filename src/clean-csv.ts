@@ -172,8 +172,7 @@ class RecordReader {
     if (doubled[3] || k !== ends[3] || k === digits || k - digits > 15) return proof.fail()
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, negative ? -index : index)) return false
     if (ends[1] === textAt || bytesAt(buf, textAt, EXAMPLE)) return proof.fail()
-    const text = bytes.citing(textAt, ends[1]!)
-    if (!proof.cites(doubled[1] ? text.replaceAll('""', '"') : text, true, doubled[1] ? undefined : bytes)) return false
+    if (doubled[1] ? !proof.cites(bytes.citing(textAt, ends[1]!).replaceAll('""', '"'), true) : !proof.citesIn(bytes, textAt, ends[1]!)) return false
     if (ends[2]! - examplesAt === 2 && buf[examplesAt] === 0x5b && buf[examplesAt + 1] === 0x5d) return true
     const written = doubled[2] ? this.examplesWritten(examplesAt, ends[2]!) : null
     if (written !== null) return written
@@ -204,7 +203,7 @@ class RecordReader {
       const end = buf.indexOf(0x22, start)
       if (end < 0 || end + 1 >= to || buf[end + 1] !== 0x22) return null
       if (end === start) return proof.fail()
-      if (!proof.cites(bytes.citing(start, end), true, bytes)) return false
+      if (!proof.citesIn(bytes, start, end)) return false
       i = end + 2
       const c = buf[i]
       if (c === 0x5d) return i === to - 1 ? true : null

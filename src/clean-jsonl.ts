@@ -148,11 +148,11 @@ class LineReader {
     const proof = this.proof
     if (!proof.number(bytes.section, bytes.rule, bytes.rank, index)) return true
     if (textEnd === textStart || bytesAt(buf, base + textStart, EXAMPLE)) return !proof.fail()
-    if (!proof.cites(bytes.citing(textStart, textEnd), true, bytes)) return true
+    if (!proof.citesIn(bytes, textStart, textEnd)) return true
     for (let e = examplesStart; e < examplesEnd; ) {
       const close = quote(e + 1)
       if (close === e + 1) return !proof.fail()
-      if (!proof.cites(bytes.citing(e + 1, close), true, bytes)) return true
+      if (!proof.citesIn(bytes, e + 1, close)) return true
       e = close + 2
     }
     return true

@@ -28,15 +28,39 @@ export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArr
 
 /** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */
 export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPage): void {
+  // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
+  if (!valuesAreUtf8(page)) return void proof.fail()
   view.load(page.bytes, 0, page.bytes.length)
   const bytes = page.bytes
   for (let i = 0; i < page.starts.length && proof.proved; i++) {
     const from = page.starts[i]!
     const to = page.ends[i]!
-    // The exact path decodes with replacement characters: text that is not UTF-8 is not proved.
-    if (to === from || (to - from >= 7 && bytesAt(bytes, from, EXAMPLE)) || !isUtf8(page.bytes.subarray(from, to))) proof.fail()
-    else proof.cites(view.citing(from, to), true, view)
+    if (to === from || (to - from >= 7 && bytesAt(bytes, from, EXAMPLE))) proof.fail()
+    else proof.citesIn(view, from, to)
   }
+}
+
+/**
+ * Whether every value of a page of byte arrays is UTF-8. Values laid out as Parquet lays them, each
+ * after its four-byte length, are checked in one call over the page: the lengths read as spaces for
+ * it, then put back. No character straddles a space, so the page is UTF-8 exactly when each value
+ * is (a check per value made a Buffer per value: ~5% of a proof). Values laid out otherwise are
+ * checked one by one.
+ */
+export function valuesAreUtf8(page: ByteArrayPage): boolean {
+  const { bytes, starts, ends } = page
+  const n = starts.length
+  if (n === 0) return true
+  let prefixed = starts[0]! >= 4
+  for (let i = 1; i < n && prefixed; i++) prefixed = starts[i] === ends[i - 1]! + 4
+  if (!prefixed) {
+    for (let i = 0; i < n; i++) if (!isUtf8(bytes.subarray(starts[i]!, ends[i]!))) return false
+    return true
+  }
+  for (let i = 0; i < n; i++) bytes.writeUInt32LE(0x20202020, starts[i]! - 4)
+  const utf8 = isUtf8(bytes.subarray(starts[0]! - 4, ends[n - 1]!))
+  for (let i = 0; i < n; i++) bytes.writeUInt32LE(ends[i]! - starts[i]!, starts[i]! - 4)
+  return utf8
 }
 
 /** The examples column (packed by packed-columns.mjs): a list each row, each example non-empty UTF-8. */
@@ -50,7 +74,7 @@ export function proveExamples(proof: CleanProof, view: ByteView, examples: Packe
       const s = items.starts[k]!
       const e = items.starts[k + 1]!
       if (items.missing[k] !== 0 || e === s) proof.fail()
-      else proof.cites(view.citing(s, e), true, view)
+      else proof.citesIn(view, s, e)
     }
   }
 }
@@ -83,7 +107,7 @@ export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageR
       const from = at + 4
       at = from + values.readUInt32LE(at)
       if (at > values.length || at === from || !isUtf8(values.subarray(from, at))) return void proof.fail()
-      if (!proof.cites(view.citing(from, at), true, view)) return
+      if (!proof.citesIn(view, from, at)) return
     }
     if (present !== page.present) return void proof.fail()
   }

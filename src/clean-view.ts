@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer'
+import { citationsInBytes, type CitationSink } from './byte-citations.js'
 import { ByteScan } from './byte-scan.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
 
@@ -60,6 +61,27 @@ export class ByteView {
       return text
     }
     return ''
+  }
+
+  /**
+   * The citations of the text at from..to, read from its bytes (citationsInBytes) for `sink`, with
+   * the keywords citing() would find: false when one is of a shape left to the patterns, and the
+   * caller then decodes the text (citing). Texts are asked for in the order they stand.
+   */
+  citeBytes(from: number, to: number, sink: CitationSink): boolean {
+    const { gates, gateCount } = this.scan
+    const { buf, base } = this
+    let g = this.gate
+    while (g < gateCount && gates[g]! < from) g++
+    this.gate = g
+    for (; g < gateCount && gates[g]! < to; g++) {
+      if (keywordStart(buf, base + from, base + gates[g]!) < 0) continue
+      const digit = base + gates[g]! + 1
+      // keywordStart takes non-ASCII characters for whitespace: a keyword only if they all are.
+      if (!allSpace(buf, keywordLastLetter + 1, digit)) continue
+      if (!citationsInBytes(buf, digit, base + to, keywordWasSection, sink)) return false
+    }
+    return true
   }
 
   /** The keywords of citing()'s last text (see forEachReferenceAfter): exactly the keyword pattern's matches. */

@@ -1,8 +1,11 @@
+import { isUtf8 } from 'node:buffer'
+import fc from 'fast-check'
 import { parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
-import { stringPageRefs, type FlatColumn } from '../src/parquet-pages.js'
+import { valuesAreUtf8 } from '../src/clean-parquet.js'
+import { stringPage, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
 import { sparseChunkOf } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
 import { writeParquet } from '../src/write-parquet.js'
@@ -69,5 +72,49 @@ describe('a later slice reads only its own text pages (sparseChunkOf)', () => {
     // Either it gave up, or what it read walks as the damaged chunk walks.
     const walked = (b: Uint8Array) => stringPageRefs(b, column, rows.length)?.map((p) => [p.header, p.body.byteOffset - b.byteOffset, p.body.length]) ?? null
     if (ok) expect(walked(bytes)).toEqual(walked(damaged))
+  })
+})
+
+describe('a page of byte arrays is UTF-8 exactly when each value is (valuesAreUtf8)', () => {
+  // Values of one, two, three and four bytes a character, cut anywhere (a character split between values).
+  const value = fc.uint8Array({ maxLength: 12 }).chain((random) =>
+    fc.constantFrom('', 'a', 'é', '—', '😀', 'rule 100.1').map((s) => Buffer.concat([Buffer.from(s), Buffer.from(random.map((b) => (b % 3 === 0 ? b : 0x41)))])),
+  )
+  const pageOf = (values: Buffer[], prefixed: boolean): ByteArrayPage => {
+    const parts = values.flatMap((v) => (prefixed ? [Buffer.from(Uint32Array.of(v.length).buffer), v] : [v]))
+    const bytes = Buffer.concat(parts)
+    const starts = new Int32Array(values.length)
+    const ends = new Int32Array(values.length)
+    let at = 0
+    values.forEach((v, i) => {
+      starts[i] = at + (prefixed ? 4 : 0)
+      at = ends[i] = starts[i]! + v.length
+    })
+    return { bytes, starts, ends }
+  }
+
+  it('in the Parquet layout (each value after its length, read as spaces and put back) and packed', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 8 }), fc.boolean(), (values, prefixed) => {
+        const page = pageOf(values, prefixed)
+        const before = Buffer.from(page.bytes)
+        expect(valuesAreUtf8(page)).toBe(values.every((v) => isUtf8(v)))
+        expect(page.bytes.equals(before)).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('on a real text page, and finds one byte made invalid', () => {
+    const ref = stringPageRefs(chunk, column, Number(metadata.row_groups[0]!.num_rows))![0]!
+    const page = stringPage(ref, meta.codec)!
+    expect(page.starts.length).toBeGreaterThan(100)
+    expect(valuesAreUtf8(page)).toBe(true)
+    const at = page.starts[50]! + 2
+    const was = page.bytes[at]!
+    page.bytes[at] = 0xff
+    expect(valuesAreUtf8(page)).toBe(false)
+    page.bytes[at] = was
+    expect(valuesAreUtf8(page)).toBe(true)
   })
 })

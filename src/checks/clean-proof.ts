@@ -1,5 +1,6 @@
-import { forEachReference, forEachReferenceAfter } from '../references.js'
-import { letterRank } from '../rule-number.js'
+import type { CitationSink } from '../byte-citations.js'
+import { forEachReference, forEachReferenceAfter, type ReferenceKind } from '../references.js'
+import { letterRank, lettersAt } from '../rule-number.js'
 
 /**
  * A proof, row by row, that the rules checks (schema, duplicate-number, order, index, gap,
@@ -16,7 +17,7 @@ import { letterRank } from '../rule-number.js'
  * A file may be proved in parts, one per core: each part proves its own rows from wherever they
  * start, and mergeProofs joins the parts (see ProofPart).
  */
-export class CleanProof {
+export class CleanProof implements CitationSink {
   private failed = false
   /** Rows proved so far. */
   rows = 0
@@ -26,9 +27,14 @@ export class CleanProof {
   /** Packed numbers (section, rule, letters rank; 10 bits each), strictly increasing. */
   private keys = new Int32Array(1 << 12)
   private readonly sections = new Uint8Array(1000)
-  /** Citation targets not resolved by the rows before them (forward or dangling), each once, with their kind. */
+  /**
+   * Citation targets not resolved by the rows before them (forward or dangling), each once: rule
+   * numbers as packed keys, any other target with its kind.
+   */
+  private readonly pendingKeys = new Set<number>()
   private readonly pending = new Map<string, string>()
   /** Targets found to resolve (they stay resolved: rows are only added), so as not to look again. */
+  private readonly resolvedKeys = new Set<number>()
   private readonly resolved = new Set<string>()
 
   get proved(): boolean {
@@ -92,7 +98,21 @@ export class CleanProof {
     return !this.failed
   }
 
-  private readonly cite = (target: string, kind: string) => {
+  /** The citations of the text at from..to of `view` (as cites), read from its bytes where they can be. */
+  citesIn(view: CitingView, from: number, to: number): boolean {
+    if (this.failed) return false
+    if (view.citeBytes(from, to, this)) return !this.failed
+    return this.cites(view.citing(from, to), true, view)
+  }
+
+  private readonly cite = (target: string, kind: string) => this.citeTarget(target, kind as ReferenceKind)
+
+  citeTarget(target: string, kind: ReferenceKind): void {
+    if (kind === 'rule') {
+      const m = RULE_NUMBER.exec(target)
+      const rule = m ? Number(m[2]) : 0
+      if (m && rule <= 1023) return this.citeRule(Number(m[1]), rule, letterRank(m[3]!))
+    }
     // (A target's kind follows from it: a target is pending or resolved under one kind.) One seen
     // unresolved is left for the end, not looked for again: a part of a file cites what the parts
     // before it hold on almost every row.
@@ -102,8 +122,24 @@ export class CleanProof {
       return
     }
     this.pending.set(target, kind)
+    this.pendingGrew()
+  }
+
+  /** A rule number cited, as the schema writes it (`rank`: its letters' letterRank; rule ≤ 1023). */
+  citeRule(section: number, rule: number, rank: number): void {
+    const key = packKey(section, rule, rank)
+    if (this.resolvedKeys.has(key) || this.pendingKeys.has(key)) return
+    if (hasKey(this.keys, this.rows, key)) {
+      if (this.resolvedKeys.size < MAX_PENDING) this.resolvedKeys.add(key)
+      return
+    }
+    this.pendingKeys.add(key)
+    this.pendingGrew()
+  }
+
+  private pendingGrew(): void {
     // A file citing endless distinct missing targets is not worth proving clean.
-    if (this.pending.size > MAX_PENDING) this.fail()
+    if (this.pending.size + this.pendingKeys.size > MAX_PENDING) this.fail()
   }
 
   /** What this part proved, for mergeProofs (plain data: it crosses from a worker). */
@@ -116,9 +152,15 @@ export class CleanProof {
       last: this.rows === 0 ? null : this.prev,
       keys: this.keys.slice(0, this.rows),
       sections: this.sections,
-      pending: [...this.pending].map(([target, kind]) => `${kind} ${target}`),
+      pending: [...[...this.pendingKeys].map(ruleOfKey), ...[...this.pending].map(([target, kind]) => `${kind} ${target}`)],
     }
   }
+}
+
+/** A text source that reads citations from bytes where it can (ByteView). */
+export interface CitingView extends FoundKeywords {
+  citeBytes(from: number, to: number, sink: CitationSink): boolean
+  citing(from: number, to: number): string
 }
 
 /** Where a text's citations start (see ByteView.citing): all its keywords (`keywordCount` ≥ 0), or where the first may be. */
@@ -208,9 +250,11 @@ function resolves(kind: string, target: string, keys: Int32Array, rows: number, 
   const m = RULE_NUMBER.exec(target)
   if (!m) return false
   const rule = Number(m[2])
-  if (rule > 1023) return false
-  // The keys are sorted: a binary search, no index to build.
-  const key = packKey(Number(m[1]), rule, letterRank(m[3]!))
+  return rule <= 1023 && hasKey(keys, rows, packKey(Number(m[1]), rule, letterRank(m[3]!)))
+}
+
+/** Whether the sorted keys[0..rows) hold `key`: a binary search, no index to build. */
+function hasKey(keys: Int32Array, rows: number, key: number): boolean {
   let lo = 0
   let hi = rows - 1
   while (lo <= hi) {
@@ -221,6 +265,11 @@ function resolves(kind: string, target: string, keys: Int32Array, rows: number, 
     else hi = mid - 1
   }
   return false
+}
+
+/** A pending packed key as mergeProofs reads it. */
+function ruleOfKey(key: number): string {
+  return `rule ${(key >>> 20) + 100}.${(key >>> 10) & 1023}${lettersAt(key & 1023)}`
 }
 
 // The row schema's pattern, with its parts captured (a rule of more than nine digits cannot be proved).

@@ -1,0 +1,160 @@
+import { SUBRULE_LETTERS } from './rule-number.js'
+import type { ReferenceKind } from './references.js'
+
+/** Where the citations read from bytes go: a rule number as the row schema writes it, packed, or any other target. */
+export interface CitationSink {
+  citeRule(section: number, rule: number, rank: number): void
+  citeTarget(target: string, kind: ReferenceKind): void
+}
+
+/** No citation here: the list ends (the patterns match nothing more). */
+const END = -1
+/** A shape only the patterns decide (a range, a comma typo, backtracking). */
+export const UNSURE = -2
+
+/**
+ * The citations after one keyword of a UTF-8 text, from the digit at `at` to `end` (exclusive),
+ * given to `sink` exactly as citationsAfter (src/references.ts) finds them in the decoded text:
+ * true when it read them all, false when one is UNSURE (the caller then decodes the text; a
+ * target given twice counts once).
+ */
+export function citationsInBytes(buf: Uint8Array, at: number, end: number, section: boolean, sink: CitationSink): boolean {
+  for (;;) {
+    const e = section ? sectionTarget(buf, at, end) : ruleTarget(buf, at, end)
+    if (e === END) return true
+    if (e === UNSURE || mayRange(buf, e, end)) return false
+    visit(buf, at, e, sink)
+    const next = afterSeparator(buf, e, end)
+    if (next === END) return true
+    if (next === UNSURE) return false
+    at = next
+  }
+}
+
+/** What the last target read was: a rule number in the schema's form, or a target of `kind`. */
+let parsedRule = false
+let parsedKind: ReferenceKind = 'rule'
+let parsedSection = 0
+let parsedRule_ = 0
+let parsedRank = 0
+
+/**
+ * RULE_REF's first group, `\d{3}(?:\.\d+[a-z]*|,\d{1,2}[a-z]*(?!\d))?` and its lookahead
+ * `(?![\d.]?\d)`, at `at`: where it ends, END when it does not match, UNSURE where the pattern
+ * would backtrack (`100.1a.5`, `100.1a5`) or read a comma typo (`419,8`).
+ */
+function ruleTarget(buf: Uint8Array, at: number, end: number): number {
+  if (!(at + 2 < end && isDigit(buf[at]!) && isDigit(buf[at + 1]!) && isDigit(buf[at + 2]!))) return END
+  const c = byteAt(buf, at + 3, end)
+  // Three digits and a fourth: the lookahead refuses, and there is nothing to give back.
+  if (isDigit(c)) return END
+  if (c === 0x2c && isDigit(byteAt(buf, at + 4, end))) return UNSURE
+  if (c !== 0x2e || !isDigit(byteAt(buf, at + 4, end))) {
+    parsedRule = false
+    parsedKind = 'section'
+    return at + 3
+  }
+  let i = at + 4
+  let rule = 0
+  for (; i < end && isDigit(buf[i]!); i++) rule = rule * 10 + buf[i]! - 48
+  let rank = 0
+  let letters = 0
+  for (; i < end && buf[i]! >= 0x61 && buf[i]! <= 0x7a; i++, letters++) rank = rank * SUBRULE_LETTERS.length + LETTER_RANK[buf[i]!]!
+  const after = byteAt(buf, i, end)
+  if (isDigit(after) || (after === 0x2e && isDigit(byteAt(buf, i + 1, end)))) return UNSURE
+  // As the schema writes a number (RULE_NUMBER in clean-proof.ts), within what a packed key holds.
+  parsedRule = buf[at] !== 0x30 && buf[at + 4] !== 0x30 && rule <= 1023 && letters <= 2 && !Number.isNaN(rank)
+  parsedKind = 'rule'
+  parsedSection = (buf[at]! - 48) * 100 + (buf[at + 1]! - 48) * 10 + (buf[at + 2]! - 48)
+  parsedRule_ = rule
+  parsedRank = rank
+  return i
+}
+
+/** CHAPTER_OR_SECTION_REF's first group, `(\d{3}|\d)(?!\d)`, at `at`: where it ends, or END. */
+function sectionTarget(buf: Uint8Array, at: number, end: number): number {
+  let i = at
+  while (i < end && i - at < 4 && isDigit(buf[i]!)) i++
+  if (i - at !== 3 && i - at !== 1) return END
+  parsedRule = false
+  parsedKind = i - at === 3 ? 'section' : 'chapter'
+  return i
+}
+
+/** Whether a range (`\s?[–-]`) may follow at `e`: a hyphen or an en dash, there or after one whitespace character. */
+function mayRange(buf: Uint8Array, e: number, end: number): boolean {
+  return isDash(buf, e, end) || isDash(buf, e + spaceLength(buf, e, end), end)
+}
+
+function visit(buf: Uint8Array, from: number, to: number, sink: CitationSink): void {
+  if (parsedRule) sink.citeRule(parsedSection, parsedRule_, parsedRank)
+  else sink.citeTarget(String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[]), parsedKind)
+}
+
+/**
+ * SEPARATOR, `(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?=\d)`, at `e`: where the next
+ * citation starts, or END when it does not match.
+ */
+function afterSeparator(buf: Uint8Array, e: number, end: number): number {
+  let i: number
+  if (byteAt(buf, e, end) === 0x2c) {
+    i = skipSpaces(buf, e + 1, end)
+    if (isDigit(byteAt(buf, i, end))) return i
+    i = wordAt(buf, i, end, AND) || wordAt(buf, i, end, OR)
+  } else if (spaceLength(buf, e, end) > 0) {
+    i = skipSpaces(buf, e, end)
+    i = wordAt(buf, i, end, AND) || wordAt(buf, i, end, OR) || wordAt(buf, i, end, THROUGH)
+  } else return END
+  if (i === 0 || spaceLength(buf, i, end) === 0) return END
+  i = skipSpaces(buf, i, end)
+  return isDigit(byteAt(buf, i, end)) ? i : END
+}
+
+/** Past the whitespace (`\s*`) from `i`. */
+function skipSpaces(buf: Uint8Array, i: number, end: number): number {
+  for (let n = spaceLength(buf, i, end); n > 0; n = spaceLength(buf, i, end)) i += n
+  return i
+}
+
+/**
+ * The length in bytes of the whitespace character at `i` as JavaScript's `\s` has it (ASCII tab to
+ * carriage return and space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000,
+ * U+FEFF), or 0.
+ */
+export function spaceLength(buf: Uint8Array, i: number, end: number): number {
+  const b = byteAt(buf, i, end)
+  if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) return 1
+  if (b < 0x80) return 0
+  const b1 = byteAt(buf, i + 1, end)
+  if (b === 0xc2) return b1 === 0xa0 ? 2 : 0
+  const b2 = byteAt(buf, i + 2, end)
+  if (b === 0xe1) return b1 === 0x9a && b2 === 0x80 ? 3 : 0
+  if (b === 0xe2) return (b1 === 0x80 && ((b2 >= 0x80 && b2 <= 0x8a) || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf)) || (b1 === 0x81 && b2 === 0x9f) ? 3 : 0
+  if (b === 0xe3) return b1 === 0x80 && b2 === 0x80 ? 3 : 0
+  if (b === 0xef) return b1 === 0xbb && b2 === 0xbf ? 3 : 0
+  return 0
+}
+
+/** Whether a hyphen or an en dash (U+2013) stands at `i`. */
+function isDash(buf: Uint8Array, i: number, end: number): boolean {
+  const b = byteAt(buf, i, end)
+  return b === 0x2d || (b === 0xe2 && byteAt(buf, i + 1, end) === 0x80 && byteAt(buf, i + 2, end) === 0x93)
+}
+
+/** Where `word` (lowercase ASCII bytes) ends when it stands at `i`, else 0. */
+function wordAt(buf: Uint8Array, i: number, end: number, word: Uint8Array): number {
+  if (i + word.length > end) return 0
+  for (let k = 0; k < word.length; k++) if (buf[i + k] !== word[k]) return 0
+  return i + word.length
+}
+
+const AND = Uint8Array.of(0x61, 0x6e, 0x64)
+const OR = Uint8Array.of(0x6f, 0x72)
+const THROUGH = Uint8Array.of(0x74, 0x68, 0x72, 0x6f, 0x75, 0x67, 0x68)
+
+// Rank of each subrule letter by its character code (NaN: a letter that is not one, l and o).
+const LETTER_RANK = new Float64Array(128).fill(NaN)
+for (let i = 0; i < SUBRULE_LETTERS.length; i++) LETTER_RANK[SUBRULE_LETTERS.charCodeAt(i)] = i + 1
+
+const byteAt = (buf: Uint8Array, i: number, end: number) => (i < end ? buf[i]! : -1)
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39

@@ -1,5 +1,5 @@
+import { expand, kindOf, type ReferenceKind } from './references.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
-import type { ReferenceKind } from './references.js'
 
 /** Where the citations read from bytes go: a rule number as the row schema writes it, packed, or any other target. */
 export interface CitationSink {
@@ -9,7 +9,7 @@ export interface CitationSink {
 
 /** No citation here: the list ends (the patterns match nothing more). */
 const END = -1
-/** A shape only the patterns decide (a range, a comma typo, backtracking). */
+/** A shape only the patterns decide (a comma typo, backtracking). */
 export const UNSURE = -2
 
 /**
@@ -22,9 +22,12 @@ export function citationsInBytes(buf: Uint8Array, at: number, end: number, secti
   for (;;) {
     const e = section ? sectionTarget(buf, at, end) : ruleTarget(buf, at, end)
     if (e === END) return true
-    if (e === UNSURE || mayRange(buf, e, end)) return false
-    visit(buf, at, e, sink)
-    const next = afterSeparator(buf, e, end)
+    if (e === UNSURE) return false
+    const to = section ? sectionRangeEnd(buf, e, end) : ruleRangeEnd(buf, e, end)
+    if (to === UNSURE) return false
+    if (to === END) visit(buf, at, e, sink)
+    else for (const target of expand(ascii(buf, at, e), ascii(buf, rangeFrom, to))) sink.citeTarget(target, kindOf(target))
+    const next = afterSeparator(buf, to === END ? e : to, end)
     if (next === END) return true
     if (next === UNSURE) return false
     at = next
@@ -81,14 +84,70 @@ function sectionTarget(buf: Uint8Array, at: number, end: number): number {
   return i
 }
 
-/** Whether a range (`\s?[–-]`) may follow at `e`: a hyphen or an en dash, there or after one whitespace character. */
-function mayRange(buf: Uint8Array, e: number, end: number): boolean {
-  return isDash(buf, e, end) || isDash(buf, e + spaceLength(buf, e, end), end)
+/** Where the end of the last range read (ruleRangeEnd, sectionRangeEnd) starts. */
+let rangeFrom = 0
+
+/**
+ * Past a range's `\s?[–-]\s?` at `e` (a hyphen or an en dash, one whitespace character either side
+ * or none): where its end starts, or END. (Giving back the first whitespace leaves a dash to find
+ * where that whitespace is: none.)
+ */
+function afterDash(buf: Uint8Array, e: number, end: number): number {
+  let i = e + spaceLength(buf, e, end)
+  const dash = dashLength(buf, i, end)
+  if (dash === 0) return END
+  i += dash
+  return i + spaceLength(buf, i, end)
 }
+
+/**
+ * RULE_REF's range, `(?:\s?[–-]\s?(\d{3}\.\d+[a-z]*|\d+[a-z]*|[a-z]+)\b)?`, after the citation at
+ * `e`: where it ends (its end starts at rangeFrom), or END when there is none. Each alternative is
+ * greedy and only a word boundary ends it, so the first that ends before a non-word character is
+ * the one the pattern takes. (A whitespace character after the dash that the pattern could give
+ * back would leave the end to start at that whitespace, where no alternative matches.)
+ */
+function ruleRangeEnd(buf: Uint8Array, e: number, end: number): number {
+  const j = afterDash(buf, e, end)
+  if (j === END) return END
+  rangeFrom = j
+  if (isDigit(byteAt(buf, j, end)) && isDigit(byteAt(buf, j + 1, end)) && isDigit(byteAt(buf, j + 2, end)) && byteAt(buf, j + 3, end) === 0x2e && isDigit(byteAt(buf, j + 4, end))) {
+    const a = lowercase(buf, digits(buf, j + 4, end), end)
+    if (!isWord(byteAt(buf, a, end))) return a
+  }
+  if (isDigit(byteAt(buf, j, end))) {
+    const b = lowercase(buf, digits(buf, j, end), end)
+    if (!isWord(byteAt(buf, b, end))) return b
+  }
+  const c = lowercase(buf, j, end)
+  return c > j && !isWord(byteAt(buf, c, end)) ? c : END
+}
+
+/** CHAPTER_OR_SECTION_REF's range, `(?:\s?[–-]\s?(\d{3}|\d)(?!\d))?`, after the citation at `e`: where it ends, or END. */
+function sectionRangeEnd(buf: Uint8Array, e: number, end: number): number {
+  const j = afterDash(buf, e, end)
+  if (j === END) return END
+  rangeFrom = j
+  const n = digits(buf, j, end) - j
+  if (n === 3 || n === 1) return j + n
+  return END
+}
+
+const digits = (buf: Uint8Array, i: number, end: number) => {
+  while (isDigit(byteAt(buf, i, end))) i++
+  return i
+}
+const lowercase = (buf: Uint8Array, i: number, end: number) => {
+  for (let c = byteAt(buf, i, end); c >= 0x61 && c <= 0x7a; c = byteAt(buf, ++i, end));
+  return i
+}
+/** A word character as `\b` has it without the u flag: ASCII letters, digits, underscore. */
+const isWord = (c: number) => isDigit(c) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
+const ascii = (buf: Uint8Array, from: number, to: number) => String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[])
 
 function visit(buf: Uint8Array, from: number, to: number, sink: CitationSink): void {
   if (parsedRule) sink.citeRule(parsedSection, parsedRule_, parsedRank)
-  else sink.citeTarget(String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[]), parsedKind)
+  else sink.citeTarget(ascii(buf, from, to), parsedKind)
 }
 
 /**
@@ -135,10 +194,11 @@ export function spaceLength(buf: Uint8Array, i: number, end: number): number {
   return 0
 }
 
-/** Whether a hyphen or an en dash (U+2013) stands at `i`. */
-function isDash(buf: Uint8Array, i: number, end: number): boolean {
+/** The length in bytes of a hyphen or an en dash (U+2013) at `i`, or 0. */
+function dashLength(buf: Uint8Array, i: number, end: number): number {
   const b = byteAt(buf, i, end)
-  return b === 0x2d || (b === 0xe2 && byteAt(buf, i + 1, end) === 0x80 && byteAt(buf, i + 2, end) === 0x93)
+  if (b === 0x2d) return 1
+  return b === 0xe2 && byteAt(buf, i + 1, end) === 0x80 && byteAt(buf, i + 2, end) === 0x93 ? 3 : 0
 }
 
 /** Where `word` (lowercase ASCII bytes) ends when it stands at `i`, else 0. */

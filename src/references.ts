@@ -77,12 +77,14 @@ function citationsAfter(text: string, at: number, section: boolean, visit: (targ
   }
 }
 
-function kindOf(target: string): ReferenceKind {
+/** The kind of a target citationsAfter gives: a rule number, a section (three digits) or a chapter. */
+export function kindOf(target: string): ReferenceKind {
   if (target.includes('.') || target.includes(',')) return 'rule'
   return target.length === 3 ? 'section' : 'chapter'
 }
 
-function expand(start: string, end: string | undefined): string[] {
+/** The targets of a citation (`start`, and a range's `end` as written): a range expanded. */
+export function expand(start: string, end: string | undefined): string[] {
   if (end === undefined) return [start]
   const a = /^(\d{3})(?:\.(\d+)([a-z]*))?$/.exec(start)
   if (!a) return [start]

@@ -121,14 +121,13 @@ describe('citations read from bytes are the patterns\' citations', () => {
         }
       })
     }
-    expect(read).toBeGreaterThan(4000)
-    // Ranges (`601.2f–h`, `rules 712.9–10`) are left to the patterns; they are a small share.
-    expect(left).toBeLessThan(read / 10)
-    expect(left).toBeGreaterThan(0)
+    expect(read).toBeGreaterThan(4900)
+    // Only shapes the patterns would backtrack over, and comma typos, are left to them: hardly any.
+    expect(left).toBeLessThan(read / 100)
   })
 
   it('in texts made of keywords, separators, numbers of every shape, ranges and spaces of every kind', () => {
-    const pieces = ['rule ', 'Rules ', 'see ', 'section ', 'sections ', 'SECTION\u00a0', 'rule\u2009', 'xrule ', ' and ', ' or ', ' through ', ' and', ' through', ',and', ', ', ',', ', and ', ',or ', ' andy ', '  and  ', ' ', '\t', '\u00a0', '\u3000', 'é', '—', '–', '-', ' - ', '.', '. ', ',', ')', '"', '_', 'A', 'a', 'l', 'z', '\\', '100.1', '100.1a', '601.2f', '100.1a.5', '100.12.5', '419,8', '100.1a5', '100.01', '012.1', '100.1abc', '100.1l', '704.5ab', '100.99999', '100.1024', '100.1023', '1000', '100', '10', '7', '9.', '8-9', '1', '0']
+    const pieces = ['rule ', 'Rules ', 'see ', 'section ', 'sections ', 'SECTION\u00a0', 'rule\u2009', 'xrule ', ' and ', ' or ', ' through ', ' and', ' through', ',and', ', ', ',', ', and ', ',or ', ' andy ', '  and  ', ' ', '\t', '\u00a0', '\u3000', 'é', '—', '–', '-', ' - ', '.', '. ', ',', ')', '"', '_', 'A', 'a', 'l', 'z', '\\', '100.1', '100.1a', '601.2f', '100.1a.5', '100.12.5', '419,8', '100.1a5', '100.01', '012.1', '100.1abc', '100.1l', '704.5ab', '100.99999', '100.1024', '100.1023', '1000', '100', '10', '7', '9.', '8-9', '1', '0', '–h', 'f–h', '-10', '–100.5a', '\u2013', ' – ', '-\u00a0', '-X', 'B', '3']
     fc.assert(
       fc.property(fc.array(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).map((p) => p.join('')), { minLength: 1, maxLength: 6 }), (texts) => {
         bytesCitationsOf(texts).forEach((targets, i) => {
@@ -139,15 +138,34 @@ describe('citations read from bytes are the patterns\' citations', () => {
     )
   })
 
-  it('reads lists, with spaces of any kind, and leaves ranges and comma typos to the patterns', () => {
-    expect(bytesCitationsOf(['See rules 100.1, 100.2a, and 101.3.', 'rule 704.5ab or rule 100.1l', 'sections 1, 2 and 100', 'rules 601.2f\u2013h', 'rule 419,8', 'rule 100.1\u00a0and 100.2', 'rule 1000 and 100.1'])).toEqual([
+  it('in ranges of every shape, with what may follow them', () => {
+    const keyword = fc.constantFrom('rule ', 'rules ', 'see ', 'section ', 'sections ')
+    const start = fc.constantFrom('100.1', '100.1a', '601.2f', '100.01', '100', '012.1', '1', '100.1l')
+    const dash = fc.constantFrom('-', '–', ' –', '– ', ' - ', '\u00a0–', '–\u2009', '  -', '—', '')
+    const end = fc.constantFrom('100.5', '100.5a', '101.5', 'h', 'ab', 'l', '10', '100', '1000', '7', '1', '', '5a', '100.')
+    const after = fc.constantFrom('', 'X', '_', ' ', '.', ',', 'a', 'B5', '5', ' and 100.2', ', 102.1', ')', '–h', 'é', '\u00a0')
+    const citation = fc.tuple(keyword, start, dash, end, after).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(fc.array(fc.array(citation, { minLength: 1, maxLength: 3 }).map((c) => c.join(' ')), { minLength: 1, maxLength: 4 }), (texts) => {
+        bytesCitationsOf(texts).forEach((targets, i) => {
+          if (targets !== null) expect(targets).toEqual(targetsOf(texts[i]!))
+        })
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  it('reads lists and ranges, with spaces of any kind, and leaves comma typos and backtracking to the patterns', () => {
+    expect(bytesCitationsOf(['See rules 100.1, 100.2a, and 101.3.', 'rule 704.5ab or rule 100.1l', 'sections 1, 2 and 100', 'rules 601.2f\u2013h', 'rule 419,8', 'rule 100.1\u00a0and 100.2', 'rule 1000 and 100.1', 'rules 712.9\u201310 and section 1-3', 'rule 100.1a.5'])).toEqual([
       ['rule 100.1', 'rule 100.2a', 'rule 101.3'],
       ['rule 100.1l', 'rule 704.5ab'],
       ['chapter 1', 'chapter 2', 'section 100'],
-      null,
+      ['rule 601.2f', 'rule 601.2g', 'rule 601.2h'],
       null,
       ['rule 100.1', 'rule 100.2'],
       [],
+      ['chapter 1', 'rule 712.10', 'rule 712.9'],
+      null,
     ])
   })
 })

@@ -18,7 +18,7 @@ export interface FileRef {
  * columns are and the heap a worker needs to decode a row group. A file whose frame does not hold a
  * footer comes back whole, to be refused by the in-memory path with the same error. EtlError when damaged.
  */
-export function checkParquetFile(name: string, ref: FileRef): CheckedParquet | Uint8Array {
+export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADER_WINDOW): CheckedParquet | Uint8Array {
   let fd: number
   try {
     fd = openSync(ref.path, 'r')
@@ -42,15 +42,24 @@ export function checkParquetFile(name: string, ref: FileRef): CheckedParquet | U
     const footer = new DataView(tail.buffer).getUint32(0, true)
     if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return read(0, size)
     const footerBytes = read(size - 8 - footer, footer + 8)
-    // Column chunks are read one after another into one buffer, grown as needed: 250 MB of chunks
-    // for 3M rows would otherwise be as many buffers for the collector to find.
-    let scratch = new Uint8Array(0)
-    const chunk = (start: number, length: number) => {
-      if (scratch.length < length) scratch = new Uint8Array(length)
-      readInto(scratch, start, length)
-      return new DataView(scratch.buffer, 0, length)
+    // Only the page headers are read, each in a window where it stands (grown while it does not
+    // parse): reading every chunk whole to walk them was the whole file, read on one thread before
+    // any proof began (~60 ms at 3M rows).
+    let window = new Uint8Array(firstWindow)
+    const headerAt: PageHeaderAt = (start, chunkSize, offset) => {
+      for (let length = Math.min(firstWindow, chunkSize - offset); ; length = Math.min(length * 8, chunkSize - offset)) {
+        if (window.length < length) window = new Uint8Array(length)
+        readInto(window, start + offset, length)
+        const reader = { view: new DataView(window.buffer, 0, length), offset: 0 }
+        try {
+          return { header: parquetHeader(reader), length: reader.offset }
+        } catch (e) {
+          // Over the rest of the chunk it fails as over the whole chunk (a header is read forward only).
+          if (length >= chunkSize - offset) throw e
+        }
+      }
     }
-    return checkedParquet(name, () => parquetMetadata(footerBytes), size, chunk)
+    return checkedParquet(name, () => parquetMetadata(footerBytes), size, headerAt)
   } finally {
     closeSync(fd)
   }
@@ -62,8 +71,26 @@ export interface CheckedParquet {
   rowGroups: number
 }
 
+/** Bytes of a page read at first for its header (a header is smaller unless it holds large statistics). */
+const HEADER_WINDOW = 1024
+
+/**
+ * The page header at `offset` of the column chunk at `start` (of `size` bytes), and its length:
+ * parquetHeader's, and what it throws, as over the whole chunk.
+ */
+export type PageHeaderAt = (start: number, size: number, offset: number) => { header: ReturnType<typeof parquetHeader>; length: number }
+
+/** PageHeaderAt over a whole file in memory. */
+export function headerIn(file: ArrayBuffer): PageHeaderAt {
+  return (start, size, offset) => {
+    const reader = { view: new DataView(file, start, size), offset }
+    const header = parquetHeader(reader)
+    return { header, length: reader.offset - offset }
+  }
+}
+
 /** The footer read and every page header checked (see damagedPage); the worker's heap size. */
-export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, chunk: (start: number, size: number) => DataView): CheckedParquet {
+export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
   try {
     const metadata = metadataOf()
     let largestGroup = 0
@@ -72,7 +99,7 @@ export function checkedParquet(name: string, metadataOf: () => FileMetaData, siz
     // V8 collects as it goes instead of growing towards 2 GiB; a file of huge row groups gets 2 GiB.
     const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
-    const damage = damagedPage(metadata, size, chunk, heapMb * 1024 * 1024)
+    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024)
     if (damage) throw new Error(damage)
     return { types: topLevelTypes(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
   } catch (e) {
@@ -89,7 +116,7 @@ const MAX_PAGE_BYTES = 256 * 1024 * 1024
  * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
  * Returns what is wrong, or null.
  */
-function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: number, size: number) => DataView, maxGroupBytes: number): string | null {
+function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHeaderAt, maxGroupBytes: number): string | null {
   for (const [g, group] of metadata.row_groups.entries()) {
     let unpacked = 0
     for (const column of group.columns) {
@@ -99,11 +126,12 @@ function damagedPage(metadata: FileMetaData, fileSize: number, chunk: (start: nu
       const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset)
       const size = Number(meta.total_compressed_size)
       if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
-      const reader = { view: chunk(start, size), offset: 0 }
+      const reader = { offset: 0 }
       let values = 0
       while (reader.offset < size) {
         const at = start + reader.offset
-        const header = parquetHeader(reader)
+        const { header, length } = headerAt(start, size, reader.offset)
+        reader.offset += length
         const compressed = header.compressed_page_size
         if (!(compressed >= 0 && reader.offset + compressed <= size)) return `page at byte ${at} of column ${name} claims ${compressed} bytes, past its column`
         if (!(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= MAX_PAGE_BYTES)) return `page at byte ${at} of column ${name} claims ${header.uncompressed_page_size} bytes uncompressed`

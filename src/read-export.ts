@@ -3,7 +3,7 @@ import { parquetMetadata } from 'hyparquet'
 import { csvRecords } from './csv-records.js'
 import { diagnostics } from './diagnostics.js'
 import { EtlError } from './errors.js'
-import { checkedParquet, checkParquetFile, type CheckedParquet, type FileRef } from './parquet-check.js'
+import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from './parquet-check.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from './limits.js'
 import { detectTable, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from './tables.js'
 
@@ -250,7 +250,7 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
   const file = wholeBuffer(bytes)
-  const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, (start, size) => new DataView(file, start, size))
+  const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, headerIn(file))
   return parquetStream(name, checked, await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
 }
 

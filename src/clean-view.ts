@@ -39,6 +39,21 @@ export class ByteView {
     this.length = to - from
     this.scan.scan(buf, from, to, controls, maxControls)
     this.gate = 0
+    this.scanned = true
+  }
+
+  /** Bytes from..to of buf for ruleNumber() only: not scanned for citations (citing and citeBytes refuse them). */
+  loadNumbers(buf: Buffer, from: number, to: number): void {
+    this.buf = buf
+    this.base = from
+    this.length = to - from
+    this.scanned = false
+  }
+
+  private scanned = false
+
+  private assertScanned(): void {
+    if (!this.scanned) throw new Error('ByteView: a region loaded for its numbers only has no citations to read')
   }
 
   /**
@@ -46,6 +61,7 @@ export class ByteView {
    * in the order they stand.
    */
   citing(from: number, to: number): string {
+    this.assertScanned()
     const { gates, gateCount } = this.scan
     let g = this.gate
     while (g < gateCount && gates[g]! < from) g++
@@ -69,6 +85,7 @@ export class ByteView {
    * caller then decodes the text (citing). Texts are asked for in the order they stand.
    */
   citeBytes(from: number, to: number, sink: CitationSink): boolean {
+    this.assertScanned()
     const { gates, gateCount } = this.scan
     const { buf, base } = this
     let g = this.gate

@@ -4,7 +4,7 @@ import { parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
-import { valuesAreUtf8 } from '../src/clean-parquet.js'
+import { leadingValuesAreUtf8, valuesAreUtf8 } from '../src/clean-parquet.js'
 import { stringPage, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
 import { sparseChunkOf } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
@@ -116,5 +116,33 @@ describe('a page of byte arrays is UTF-8 exactly when each value is (valuesAreUt
     expect(valuesAreUtf8(page)).toBe(false)
     page.bytes[at] = was
     expect(valuesAreUtf8(page)).toBe(true)
+  })
+})
+
+describe('the leading values of a list page are UTF-8 exactly when each is (leadingValuesAreUtf8)', () => {
+  const value = fc.uint8Array({ maxLength: 12 }).chain((random) =>
+    fc.constantFrom('', 'a', 'é', '—', '😀', 'See rule 100.1.').map((s) => Buffer.concat([Buffer.from(s), Buffer.from(random.map((b) => (b % 3 === 0 ? b : 0x41)))])),
+  )
+  it('with any count, values cut short, and bytes after them; the bytes left as they were', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 8 }), fc.nat({ max: 10 }), fc.uint8Array({ maxLength: 6 }), fc.nat({ max: 40 }), (values, count, tail, cut) => {
+        const whole = Buffer.concat([...values.flatMap((v) => [Buffer.from(Uint32Array.of(v.length).buffer), v]), tail])
+        const bytes = Buffer.from(whole.subarray(0, Math.max(0, whole.length - cut)))
+        const before = Buffer.from(bytes)
+        // What the per-value walk finds: each of the first `count` values there and UTF-8.
+        let at = 0
+        let expected = true
+        for (let k = 0; k < count && expected; k++) {
+          if (at + 4 > bytes.length || at + 4 + bytes.readUInt32LE(at) > bytes.length) expected = false
+          else {
+            expected = isUtf8(bytes.subarray(at + 4, at + 4 + bytes.readUInt32LE(at)))
+            at += 4 + bytes.readUInt32LE(at)
+          }
+        }
+        expect(leadingValuesAreUtf8(bytes, count)).toBe(expected)
+        expect(bytes.equals(before)).toBe(true)
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

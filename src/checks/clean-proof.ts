@@ -23,7 +23,9 @@ export class CleanProof implements CitationSink {
   rows = 0
   private firstIndex = 0
   private first: RuleKey | null = null
-  private prev: RuleKey = { section: 0, rule: 0, rank: 0 }
+  private prevSection = 0
+  private prevRule = 0
+  private prevRank = 0
   /** Packed numbers (section, rule, letters rank; 10 bits each), strictly increasing. */
   private keys = new Int32Array(1 << 12)
   private readonly sections = new Uint8Array(1000)
@@ -50,12 +52,14 @@ export class CleanProof implements CitationSink {
   number(section: number, rule: number, rank: number, index: number): boolean {
     if (this.failed) return false
     if (!(section >= 100 && section <= 999 && rule >= 1 && rule <= 1023 && rank >= 0 && rank <= 1023)) return this.fail()
-    const cur = { section, rule, rank }
     if (this.rows === 0) {
-      this.first = cur
+      this.first = { section, rule, rank }
       this.firstIndex = index
-    } else if (index !== this.firstIndex + this.rows || !follows(this.prev, cur)) return this.fail()
-    this.prev = cur
+    } else if (index !== this.firstIndex + this.rows || !followsParts(this.prevSection, this.prevRule, this.prevRank, section, rule, rank)) return this.fail()
+    // The previous number as its parts, not an object a row: 3M rows were as many objects.
+    this.prevSection = section
+    this.prevRule = rule
+    this.prevRank = rank
     this.sections[section] = 1
     if (this.rows === this.keys.length) {
       const grown = new Int32Array(this.keys.length * 2)
@@ -149,7 +153,7 @@ export class CleanProof implements CitationSink {
       rows: this.rows,
       firstIndex: this.firstIndex,
       first: this.first,
-      last: this.rows === 0 ? null : this.prev,
+      last: this.rows === 0 ? null : { section: this.prevSection, rule: this.prevRule, rank: this.prevRank },
       keys: this.keys.slice(0, this.rows),
       sections: this.sections,
       pending: [...[...this.pendingKeys].map(ruleOfKey), ...[...this.pending].map(([target, kind]) => `${kind} ${target}`)],
@@ -230,8 +234,12 @@ export function mergeProofs(parts: ProofPart[]): number | null {
  * same rule, the next rule of the same section, or rule 1 of a later section.
  */
 function follows(prev: RuleKey, cur: RuleKey): boolean {
-  if (cur.section !== prev.section) return cur.section > prev.section && cur.rule === 1 && cur.rank === 0
-  return cur.rule === prev.rule ? cur.rank === prev.rank + 1 : cur.rule === prev.rule + 1 && cur.rank === 0
+  return followsParts(prev.section, prev.rule, prev.rank, cur.section, cur.rule, cur.rank)
+}
+
+function followsParts(section: number, rule: number, rank: number, nextSection: number, nextRule: number, nextRank: number): boolean {
+  if (nextSection !== section) return nextSection > section && nextRule === 1 && nextRank === 0
+  return nextRule === rule ? nextRank === rank + 1 : nextRule === rule + 1 && nextRank === 0
 }
 
 function packKey(section: number, rule: number, rank: number): number {

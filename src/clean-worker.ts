@@ -2,13 +2,19 @@
 // from the queue it shares with the main thread, and hands each part in as it is proved.
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ProofPart } from './checks/clean-proof.js'
-import { provePart, type FileJob } from './prove-file.js'
+import type { FileJob } from './prove-file.js'
 import type { ParquetJob } from './prove-parquet.js'
 import { drain, UnitQueue, type SharedJob } from './prove-shared.js'
 
 const { job, counter, size } = workerData as SharedJob<FileJob | ParquetJob>
 const queue = new UnitQueue(counter, size)
 const send = (unit: number, part: ProofPart) => parentPort!.postMessage({ unit, part }, [part.keys.buffer as ArrayBuffer])
-const prove = job.kind === 'file' ? (k: number) => provePart(job.tasks[k]!) : await (await import('./prove-parquet.js')).parquetProver(job)
+// Each kind loads only its own reader: the worker starts while this thread is already proving.
+const prove = job.kind === 'file' ? await fileProver(job) : await (await import('./prove-parquet.js')).parquetProver(job)
+
+async function fileProver(job: FileJob) {
+  const { provePart } = await import('./prove-file.js')
+  return (k: number) => provePart(job.tasks[k]!)
+}
 await drain(queue, prove, send)
 parentPort!.postMessage({ done: true })

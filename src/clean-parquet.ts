@@ -16,6 +16,29 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
   for (const page of number.pages) row = proveNumberPage(proof, view, page, index, row)
 }
 
+/**
+ * One page of the number column as Parquet lays it out (each value after its four-byte length), its
+ * first row `row` (an index of `index`): the row after it, or -1, with nothing proved, when its
+ * values do not fit the page. No offsets are kept: the values are walked twice, for fit, then proved.
+ */
+export function proveNumberValues(proof: CleanProof, view: ByteView, bytes: Buffer, count: number, index: Float64Array, row: number): number {
+  let at = 0
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.length) return -1
+    at += 4 + bytes.readUInt32LE(at)
+    if (at > bytes.length) return -1
+  }
+  view.loadNumbers(bytes, 0, bytes.length)
+  at = 0
+  for (let i = 0; i < count && proof.proved; i++, row++) {
+    const from = at + 4
+    at = from + bytes.readUInt32LE(at)
+    if (row >= index.length || view.ruleNumber(from, at) !== at) proof.fail()
+    else proof.number(view.section, view.rule, view.rank, index[row]!)
+  }
+  return row
+}
+
 /** One page of the number column, its first row `row` (an index of `index`); the row after it. */
 export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArrayPage, index: Float64Array, row: number): number {
   view.loadNumbers(page.bytes, 0, page.bytes.length)

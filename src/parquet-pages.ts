@@ -1,3 +1,4 @@
+import { endianness } from 'node:os'
 import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
@@ -43,21 +44,20 @@ export interface PageRef {
 }
 
 /**
- * Byte arrays of a UTF-8 string column (number, text), or null. With `each`, each page goes to it as
- * it is read and is not kept (a text column: one page in memory, not the row group's), and may be
- * unpacked `into` a reused buffer (valid until the next page).
+ * Each page of a UTF-8 string column in the layout, as it is unpacked (`into` a reused buffer): its
+ * values (each after its four-byte length) and their count, to `each`, which says whether they fit
+ * the page. False when the column is not in the layout or a page does not hold its values.
  */
-export function stringPages(chunk: Uint8Array, column: FlatColumn, rows: number, each?: (page: ByteArrayPage) => void, into?: PageScratch): ByteArrayPages | null {
+export function eachStringPage(chunk: Uint8Array, column: FlatColumn, rows: number, each: (bytes: Buffer, count: number) => boolean, into?: PageScratch): boolean {
   const refs = stringPageRefs(chunk, column, rows)
-  if (!refs) return null
-  const pages: ByteArrayPages['pages'] = []
+  if (!refs) return false
   for (const ref of refs) {
-    const page = stringPage(ref, column.meta.codec, each && into)
-    if (!page) return null
-    if (each) each(page)
-    else pages.push(page)
+    // Four bytes at least a value (its length): a header that claims more is refused before unpacking.
+    if (ref.values * 4 > ref.size) return false
+    const bytes = pageValues(ref, column.meta.codec, into)
+    if (!bytes || !each(bytes, ref.values)) return false
   }
-  return { pages, count: rows }
+  return true
 }
 
 /** The pages of a UTF-8 string column in the layout, their values not yet decompressed; else null. */
@@ -104,14 +104,34 @@ export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number,
   for (const ref of refs) {
     const bytes = pageValues(ref, column.meta.codec, into)
     if (!bytes || bytes.length < ref.values * 8) return null
-    for (let i = 0; i < ref.values; i++) {
-      // Two halves, no BigInt: exact below 2^53, and never rounded into the safe range from above.
-      const v = bytes.readInt32LE(i * 8 + 4) * 4294967296 + bytes.readUInt32LE(i * 8)
-      out[at++] = Number.isSafeInteger(v) ? v : NaN
-    }
+    at = int64sInto(out, at, bytes, ref.values)
   }
   return out
 }
+
+/**
+ * `count` little-endian INT64s from `bytes` into out[at…], as numbers (NaN where not a safe
+ * integer): the row after them. Two halves, no BigInt: exact below 2^53, and never rounded into the
+ * safe range from above. Read as 32-bit words where the bytes are aligned for it (a loop that stays
+ * fast before the compiler has warmed up: a thread proves its first row groups cold).
+ */
+export function int64sInto(out: Float64Array, at: number, bytes: Buffer, count: number): number {
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) {
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset, 2 * count)
+    for (let i = 0; i < count; i++) {
+      const v = words[2 * i + 1]! * 4294967296 + (words[2 * i]! >>> 0)
+      out[at++] = Number.isSafeInteger(v) ? v : NaN
+    }
+    return at
+  }
+  for (let i = 0; i < count; i++) {
+    const v = bytes.readInt32LE(i * 8 + 4) * 4294967296 + bytes.readUInt32LE(i * 8)
+    out[at++] = Number.isSafeInteger(v) ? v : NaN
+  }
+  return at
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE'
 
 /**
  * The data pages of a chunk, when every page header is in the layout (levels included) and their

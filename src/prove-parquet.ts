@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
-import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumberPage, proveNumbers, proveTexts } from './clean-parquet.js'
+import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveNumberValues, proveTexts } from './clean-parquet.js'
 import { ByteView } from './clean-view.js'
-import { int64Values, listPageRefs, stringPage, stringPageRefs, stringPages, type ByteArrayPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
+import { eachStringPage, int64Values, listPageRefs, stringPage, stringPageRefs, type ByteArrayPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
 import { giveBuffer, takeBuffer } from './buffer-pool.js'
 import { PageScratch } from './page-scratch.js'
 import { FAILED, proveShared } from './prove-shared.js'
@@ -136,22 +136,24 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
   // page proved as it is unpacked (a page that fails after others were proved fails the proof).
   let indexes = index && int64Values(index.bytes, index.column, rows, scratch)
   let numbers: ByteArrayPages | null = null
+  let numbersRead = false
   if (number && indexes) {
     let row = 0
     if (indexes.length !== rows) proof.fail()
-    numbers = stringPages(number.bytes, number.column, rows, (page) => (row = proveNumberPage(proof, view, page, indexes!, row)), scratch)
-    if (!numbers && row > 0) proof.fail()
-    else if (numbers && row !== rows) proof.fail()
+    numbersRead = eachStringPage(number.bytes, number.column, rows, (bytes, count) => (row = proveNumberValues(proof, view, bytes, count, indexes!, row)) >= 0, scratch)
+    if (!numbersRead && row > 0) proof.fail()
+    else if (numbersRead && row !== rows) proof.fail()
   }
   if (refs) proveOwnPages()
   const examples = listColumn(source, fd, group, 'examples', maxTextBytes)
   const exampleRefs = examples && listPageRefs(examples.bytes, examples.column)
-  const others = [...(!exampleRefs ? ['examples'] : []), ...(!numbers ? ['number'] : []), ...(!indexes ? ['index'] : []), ...(!refs ? ['text'] : [])]
+  const others = [...(!exampleRefs ? ['examples'] : []), ...(!numbersRead ? ['number'] : []), ...(!indexes ? ['index'] : []), ...(!refs ? ['text'] : [])]
   if (others.length > 0 && !decode) return FAILED
   const decoded = others.length > 0 ? await decodeRowGroup(source, group, others) : { columns: [] }
   const packed = (name: string) => packColumn(decoded.columns[others.indexOf(name)]!, maxTextBytes)
-  if (!numbers || !indexes) {
-    numbers ??= pagesOfPacked(packed('number'), rows)
+  // (The numbers were read from their pages only where the indexes were.)
+  if (!numbersRead) {
+    numbers = pagesOfPacked(packed('number'), rows)
     indexes ??= numbersOf(decoded.columns[others.indexOf('index')]!)
     if (numbers) proveNumbers(proof, view, numbers, indexes, rows)
   }
@@ -160,7 +162,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
     if (texts) proveTexts(proof, view, texts.pages[0]!)
     else proof.fail()
   }
-  if (!numbers) proof.fail()
+  if (!numbers && !numbersRead) proof.fail()
   if (exampleRefs) proveExamplePages(proof, view, exampleRefs, examples!.column.meta.codec, rows, scratch)
   else proveExamples(proof, view, packed('examples'), rows)
   return proof.part()

@@ -4,8 +4,10 @@ import { parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
-import { leadingValuesAreUtf8, valuesAreUtf8 } from '../src/clean-parquet.js'
-import { stringPage, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
+import { leadingValuesAreUtf8, proveNumberValues, valuesAreUtf8 } from '../src/clean-parquet.js'
+import { CleanProof } from '../src/checks/clean-proof.js'
+import { ByteView } from '../src/clean-view.js'
+import { eachStringPage, int64sInto, stringPage, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
 import { sparseChunkOf } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
 import { writeParquet } from '../src/write-parquet.js'
@@ -144,5 +146,55 @@ describe('the leading values of a list page are UTF-8 exactly when each is (lead
       }),
       { numRuns: 3000 },
     )
+  })
+})
+
+describe('INT64 values read as numbers (int64sInto)', () => {
+  const int64 = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(0n, 1n, -1n, 2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n) + 1n, -(2n ** 53n), 2n ** 32n - 1n, 2n ** 32n, 2n ** 31n))
+  it('aligned (as 32-bit words) and not, exactly where safe, NaN elsewhere', () => {
+    fc.assert(
+      fc.property(fc.array(int64, { maxLength: 20 }), fc.nat({ max: 7 }), (values, shift) => {
+        const backing = Buffer.alloc(values.length * 8 + 8)
+        const bytes = backing.subarray(shift, shift + values.length * 8)
+        values.forEach((v, i) => bytes.writeBigInt64LE(v, i * 8))
+        const out = new Float64Array(values.length + 1)
+        expect(int64sInto(out, 1, bytes, values.length)).toBe(values.length + 1)
+        expect([...out.subarray(1)]).toEqual(values.map((v) => (Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v ? Number(v) : NaN)))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
+
+describe('a number page proved from its values (proveNumberValues)', () => {
+  const numberMeta = metadata.row_groups[0]!.columns[0]!.meta_data!
+  const numberStart = Number(numberMeta.data_page_offset)
+  const numberChunk = file.subarray(numberStart, numberStart + Number(numberMeta.total_compressed_size))
+  const numberColumn: FlatColumn = { meta: numberMeta as unknown as FlatColumn['meta'], element: metadata.schema[1] as FlatColumn['element'] }
+  const pages: { bytes: Buffer; count: number }[] = []
+  eachStringPage(numberChunk, numberColumn, rows.length, (bytes, count) => pages.push({ bytes: Buffer.from(bytes), count }) > 0)
+  const index = Float64Array.from(rows, (_, i) => i)
+
+  it('proves the rows of each page in turn, as the row objects say', () => {
+    expect(pages.length).toBeGreaterThan(0)
+    const proof = new CleanProof()
+    let row = 0
+    for (const page of pages) row = proveNumberValues(proof, new ByteView(), page.bytes, page.count, index, row)
+    expect(row).toBe(rows.length)
+    expect(proof.proved).toBe(true)
+    expect(proof.part().keys.length).toBe(rows.length)
+  })
+
+  it('proves nothing of a page whose values do not fit it, and fails on a number out of order', () => {
+    const page = pages[0]!
+    const proof = new CleanProof()
+    expect(proveNumberValues(proof, new ByteView(), page.bytes.subarray(0, page.bytes.length - 1), page.count, index, 0)).toBe(-1)
+    expect(proof.part().rows).toBe(0)
+    const swapped = Buffer.from(page.bytes)
+    // The first value's last digit changed: 100.1 becomes 100.2, which does not start a file.
+    swapped[4 + swapped.readUInt32LE(0) - 1] = 0x32
+    const failed = new CleanProof()
+    proveNumberValues(failed, new ByteView(), swapped, page.count, index, 0)
+    expect(failed.proved).toBe(false)
   })
 })

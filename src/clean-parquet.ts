@@ -2,7 +2,7 @@ import { Buffer, isUtf8 } from 'node:buffer'
 import type { CleanProof } from './checks/clean-proof.js'
 import type { PageScratch } from './page-scratch.js'
 import { ByteView, bytesAt, EXAMPLE } from './clean-view.js'
-import { listPage, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
+import { listPage, uint32At, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
 // The proof of one row group (see CleanProof) goes column by column (its verdict does not depend on
@@ -25,14 +25,14 @@ export function proveNumberValues(proof: CleanProof, view: ByteView, bytes: Buff
   let at = 0
   for (let i = 0; i < count; i++) {
     if (at + 4 > bytes.length) return -1
-    at += 4 + bytes.readUInt32LE(at)
+    at += 4 + uint32At(bytes, at)
     if (at > bytes.length) return -1
   }
   view.loadNumbers(bytes, 0, bytes.length)
   at = 0
   for (let i = 0; i < count && proof.proved; i++, row++) {
     const from = at + 4
-    at = from + bytes.readUInt32LE(at)
+    at = from + uint32At(bytes, at)
     if (row >= index.length || view.ruleNumber(from, at) !== at) proof.fail()
     else proof.number(view.section, view.rule, view.rank, index[row]!)
   }
@@ -94,7 +94,7 @@ export function leadingValuesAreUtf8(values: Buffer, count: number): boolean {
   let at = 0
   let n = 0
   for (; n < count && at + 4 <= values.length; n++) {
-    const length = values.readUInt32LE(at)
+    const length = uint32At(values, at)
     if (at + 4 + length > values.length) break
     // Grown with the values found (four bytes each at least), not with the count a header claims.
     if (n === lengthsAside.length) lengthsAside = grown(lengthsAside)
@@ -162,7 +162,7 @@ export function proveExamplePages(proof: CleanProof, view: ByteView, refs: PageR
       present++
       if (at + 4 > values.length) return void proof.fail()
       const from = at + 4
-      at = from + values.readUInt32LE(at)
+      at = from + uint32At(values, at)
       if (at > values.length || at === from) return void proof.fail()
       if (!proof.citesIn(view, from, at)) return
     }

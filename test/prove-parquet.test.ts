@@ -7,7 +7,7 @@ import { buildDataset } from '../src/build.js'
 import { leadingValuesAreUtf8, proveNumberValues, valuesAreUtf8 } from '../src/clean-parquet.js'
 import { CleanProof } from '../src/checks/clean-proof.js'
 import { ByteView } from '../src/clean-view.js'
-import { eachStringPage, int64sInto, stringPage, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
+import { eachStringPage, int64sInto, stringPage, uint32At, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
 import { sparseChunkOf } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
 import { writeParquet } from '../src/write-parquet.js'
@@ -196,5 +196,17 @@ describe('a number page proved from its values (proveNumberValues)', () => {
     const failed = new CleanProof()
     proveNumberValues(failed, new ByteView(), swapped, page.count, index, 0)
     expect(failed.proved).toBe(false)
+  })
+})
+
+describe('uint32At', () => {
+  it('reads what readUInt32LE reads, at any offset', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 4, maxLength: 16 }), fc.nat(), (bytes, at) => {
+        const i = at % (bytes.length - 3)
+        expect(uint32At(bytes, i)).toBe(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32LE(i))
+      }),
+      { numRuns: 2000 },
+    )
   })
 })

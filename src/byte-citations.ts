@@ -1,4 +1,4 @@
-import { expand, kindOf, type ReferenceKind } from './references.js'
+import { expand, kindOf, MAX_RANGE, type ReferenceKind } from './references.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
 
 /** Where the citations read from bytes go: a rule number as the row schema writes it, packed, or any other target. */
@@ -26,7 +26,7 @@ export function citationsInBytes(buf: Uint8Array, at: number, end: number, secti
     const to = section ? sectionRangeEnd(buf, e, end) : ruleRangeEnd(buf, e, end)
     if (to === UNSURE) return false
     if (to === END) visit(buf, at, e, sink)
-    else for (const target of expand(ascii(buf, at, e), ascii(buf, rangeFrom, to))) sink.citeTarget(target, kindOf(target))
+    else if (!letterRange(buf, to, sink)) for (const target of expand(ascii(buf, at, e), ascii(buf, rangeFrom, to))) sink.citeTarget(target, kindOf(target))
     const next = afterSeparator(buf, to === END ? e : to, end)
     if (next === END) return true
     if (next === UNSURE) return false
@@ -82,6 +82,26 @@ function sectionTarget(buf: Uint8Array, at: number, end: number): number {
   parsedRule = false
   parsedKind = i - at === 3 ? 'section' : 'chapter'
   return i
+}
+
+/**
+ * A range of subrule letters (`601.2f–h`) after a rule number in the schema's form, its end at
+ * rangeFrom..to one or two subrule letters: its targets given as packed keys, as expand gives them
+ * (from the first letters to the last; only the two ends when the range runs backwards or spans
+ * more than MAX_RANGE). False, with nothing given, for any other range.
+ */
+function letterRange(buf: Uint8Array, to: number, sink: CitationSink): boolean {
+  const letters = to - rangeFrom
+  if (!parsedRule || letters < 1 || letters > 2 || !(buf[rangeFrom]! >= 0x61 && buf[rangeFrom]! <= 0x7a)) return false
+  let last = 0
+  for (let i = rangeFrom; i < to; i++) last = last * SUBRULE_LETTERS.length + LETTER_RANK[buf[i]!]!
+  if (Number.isNaN(last)) return false
+  const first = parsedRank
+  if (!(last > first) || last - first > MAX_RANGE) {
+    sink.citeRule(parsedSection, parsedRule_, first)
+    sink.citeRule(parsedSection, parsedRule_, last)
+  } else for (let r = first; r <= last; r++) sink.citeRule(parsedSection, parsedRule_, r)
+  return true
 }
 
 /** Where the end of the last range read (ruleRangeEnd, sectionRangeEnd) starts. */

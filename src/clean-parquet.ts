@@ -80,9 +80,12 @@ export function valuesAreUtf8(page: ByteArrayPage): boolean {
     for (let i = 0; i < n; i++) if (!isUtf8(bytes.subarray(starts[i]!, ends[i]!))) return false
     return true
   }
-  for (let i = 0; i < n; i++) bytes.writeUInt32LE(0x20202020, starts[i]! - 4)
+  for (let i = 0; i < n; i++) {
+    const at = starts[i]! - 4
+    bytes[at] = bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0x20
+  }
   const utf8 = isUtf8(bytes.subarray(starts[0]! - 4, ends[n - 1]!))
-  for (let i = 0; i < n; i++) bytes.writeUInt32LE(ends[i]! - starts[i]!, starts[i]! - 4)
+  for (let i = 0; i < n; i++) setUint32At(bytes, starts[i]! - 4, ends[i]! - starts[i]!)
   return utf8
 }
 
@@ -99,12 +102,12 @@ export function leadingValuesAreUtf8(values: Buffer, count: number): boolean {
     // Grown with the values found (four bytes each at least), not with the count a header claims.
     if (n === lengthsAside.length) lengthsAside = grown(lengthsAside)
     lengthsAside[n] = length
-    values.writeUInt32LE(0x20202020, at)
+    values[at] = values[at + 1] = values[at + 2] = values[at + 3] = 0x20
     at += 4 + length
   }
   const utf8 = n === count && isUtf8(values.subarray(0, at))
   for (let k = 0, i = 0; k < n; k++) {
-    values.writeUInt32LE(lengthsAside[k]!, i)
+    setUint32At(values, i, lengthsAside[k]!)
     i += 4 + lengthsAside[k]!
   }
   // A page of countless tiny values is not held on to.
@@ -187,4 +190,12 @@ export function numbersOf(values: unknown[]): Float64Array {
     out[i] = typeof n === 'number' ? n : NaN
   }
   return out
+}
+
+/** Write `value` (a uint32) little-endian at `at`, whose four bytes are there: writeUInt32LE without its checks. */
+function setUint32At(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value & 0xff
+  bytes[at + 1] = (value >>> 8) & 0xff
+  bytes[at + 2] = (value >>> 16) & 0xff
+  bytes[at + 3] = value >>> 24
 }

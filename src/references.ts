@@ -20,7 +20,7 @@ const RULE_REF = /(\d{3}(?:\.\d+[a-z]*|,\d{1,2}[a-z]*(?!\d))?)(?![\d.]?\d)(?:\s?
 const CHAPTER_OR_SECTION_REF = /(\d{3}|\d)(?!\d)(?:\s?[–-]\s?(\d{3}|\d)(?!\d))?/y
 const SEPARATOR = /(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?=\d)/y
 // A malformed range must not turn one citation into thousands of targets.
-const MAX_RANGE = 100
+export const MAX_RANGE = 100
 
 /**
  * Find every rule, section and chapter citation in `text`, ranges expanded:

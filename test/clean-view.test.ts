@@ -92,7 +92,11 @@ function bytesCitationsOf(texts: string[]): (string[] | null)[] {
     const end = at + Buffer.byteLength(t)
     const seen = new Set<string>()
     const sink = {
-      citeRule: (section: number, rule: number, rank: number) => void seen.add(`rule ${section}.${rule}${lettersAt(rank)}`),
+      citeRule: (section: number, rule: number, rank: number) => {
+        // What a packed key holds (clean-proof.ts): else two numbers could share a key.
+        expect([section >= 100 && section <= 999, rule >= 1 && rule <= 1023, Number.isInteger(rank) && rank >= 0 && rank <= 1023]).toEqual([true, true, true])
+        seen.add(`rule ${section}.${rule}${lettersAt(rank)}`)
+      },
       citeTarget: (target: string, kind: ReferenceKind) => void seen.add(`${kind} ${target}`),
     }
     const read = view.citeBytes(at, end, sink)
@@ -140,9 +144,9 @@ describe('citations read from bytes are the patterns\' citations', () => {
 
   it('in ranges of every shape, with what may follow them', () => {
     const keyword = fc.constantFrom('rule ', 'rules ', 'see ', 'section ', 'sections ')
-    const start = fc.constantFrom('100.1', '100.1a', '601.2f', '100.01', '100', '012.1', '1', '100.1l')
+    const start = fc.constantFrom('100.1', '100.1a', '601.2f', '601.2h', '601.2zz', '100.01', '100', '012.1', '1', '100.1l', '100.1024')
     const dash = fc.constantFrom('-', '–', ' –', '– ', ' - ', '\u00a0–', '–\u2009', '  -', '—', '')
-    const end = fc.constantFrom('100.5', '100.5a', '101.5', 'h', 'ab', 'l', '10', '100', '1000', '7', '1', '', '5a', '100.')
+    const end = fc.constantFrom('100.5', '100.5a', '101.5', 'h', 'ab', 'l', 'a', 'f', 'zz', 'de', 'abc', 'zzz', '10', '100', '1000', '7', '1', '', '5a', '100.')
     const after = fc.constantFrom('', 'X', '_', ' ', '.', ',', 'a', 'B5', '5', ' and 100.2', ', 102.1', ')', '–h', 'é', '\u00a0')
     const citation = fc.tuple(keyword, start, dash, end, after).map((parts) => parts.join(''))
     fc.assert(

@@ -131,6 +131,8 @@ export class CleanProof implements CitationSink {
 
   /** A rule number cited, as the schema writes it (`rank`: its letters' letterRank; rule ≤ 1023). */
   citeRule(section: number, rule: number, rank: number): void {
+    // Only what a key holds: a part out of range would alias another number's key.
+    if (!(section >= 100 && section <= 999 && rule >= 1 && rule <= 1023 && rank >= 0 && rank <= 1023 && (rank | 0) === rank)) return void this.fail()
     const key = packKey(section, rule, rank)
     if (this.resolvedKeys.has(key) || this.pendingKeys.has(key)) return
     if (hasKey(this.keys, this.rows, key)) {

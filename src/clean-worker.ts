@@ -6,8 +6,9 @@ import type { FileJob } from './prove-file.js'
 import type { ParquetJob } from './prove-parquet.js'
 import { drain, UnitQueue, type SharedJob } from './prove-shared.js'
 
-const { job, counter, size } = workerData as SharedJob<FileJob | ParquetJob>
-const queue = new UnitQueue(counter, size)
+const { job, flags, size } = workerData as SharedJob<FileJob | ParquetJob>
+// From the back: see UnitQueue.
+const queue = new UnitQueue(flags, size, true)
 const send = (unit: number, part: ProofPart) => parentPort!.postMessage({ unit, part }, [part.keys.buffer as ArrayBuffer])
 // Each kind loads only its own reader: the worker starts while this thread is already proving.
 const prove = job.kind === 'file' ? await fileProver(job) : await (await import('./prove-parquet.js')).parquetProver(job)

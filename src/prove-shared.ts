@@ -5,29 +5,46 @@ import { Worker } from 'node:worker_threads'
 import type { ProofPart } from './checks/clean-proof.js'
 
 /**
- * Units of a proof shared by this thread and a worker: each takes the next unit nobody has taken (a
- * counter in shared memory), so that neither waits for the other however the machine's cores are
- * shared out (a fixed half each left one thread idle for a tenth of the run while the other finished).
+ * Units of a proof shared by this thread and its workers: each takes the next unit nobody has taken
+ * (a flag per unit in shared memory, claimed by compare-and-swap), so that none waits for another
+ * however the machine's cores are shared out (a fixed half each left one thread idle for a tenth of
+ * the run while the other finished). This thread takes from the front and the workers from the back:
+ * a worker starts late and cold (its own modules, Node's, and code not yet compiled beside a busy
+ * thread), and a Parquet file's last units are its lightest, text slices only, while its first
+ * carry the numbers, indexes and examples of each row group.
  */
 export class UnitQueue {
-  constructor(
-    readonly counter: Int32Array,
-    readonly size: number,
-  ) {}
+  private cursor: number
 
-  static create(size: number): UnitQueue {
-    return new UnitQueue(new Int32Array(new SharedArrayBuffer(4)), size)
+  /** `flags`: the queue's shared state (create's), closed flag first, then one per unit. */
+  constructor(
+    readonly flags: Int32Array,
+    readonly size: number,
+    private readonly fromBack = false,
+  ) {
+    this.cursor = fromBack ? size - 1 : 0
   }
 
-  /** The next unit, or -1 when all are taken (or the queue is closed). */
+  static create(size: number): UnitQueue {
+    return new UnitQueue(new Int32Array(new SharedArrayBuffer(4 * (size + 1))), size)
+  }
+
+  /** The next unit not yet taken, from this end; -1 when all are taken (or the queue is closed). */
   take(): number {
-    const k = Atomics.add(this.counter, 0, 1)
-    return k < this.size ? k : -1
+    for (; this.cursor >= 0 && this.cursor < this.size; this.cursor += this.fromBack ? -1 : 1) {
+      if (Atomics.load(this.flags, 0) !== 0) return -1
+      const k = this.cursor
+      if (Atomics.compareExchange(this.flags, 1 + k, 0, 1) === 0) {
+        this.cursor += this.fromBack ? -1 : 1
+        return k
+      }
+    }
+    return -1
   }
 
   /** No unit is handed out after this: one unit not proved settles the whole. */
   close(): void {
-    Atomics.store(this.counter, 0, this.size)
+    Atomics.store(this.flags, 0, 1)
   }
 }
 
@@ -43,10 +60,10 @@ export async function drain(queue: UnitQueue, prove: (unit: number) => Promise<P
   }
 }
 
-/** What a worker of the proof is given: the units' description (`job`) and the queue's counter. */
+/** What a worker of the proof is given: the units' description (`job`) and the queue's shared state. */
 export interface SharedJob<J> {
   job: J
-  counter: Int32Array
+  flags: Int32Array
   size: number
 }
 
@@ -75,7 +92,7 @@ export async function proveShared<J>(job: J, size: number, prove: (unit: number)
   const compiled = existsSync(fileURLToPath(WORKER))
   const here = options.here || !compiled
   const count = !compiled ? 0 : Math.min(size - (here ? 1 : 0), here ? cores - 1 : cores)
-  const helpers = Array.from({ length: Math.max(0, count) }, () => inWorker({ job, counter: queue.counter, size }, queue, keep, options))
+  const helpers = Array.from({ length: Math.max(0, count) }, () => inWorker({ job, flags: queue.flags, size }, queue, keep, options))
   // A unit not proved settles it: the units under way elsewhere are not waited for.
   const settle = (k: number, part: ProofPart) => {
     keep(k, part)

@@ -10,7 +10,7 @@ export interface CitationSink {
 /** No citation here: the list ends (the patterns match nothing more). */
 const END = -1
 /** A shape only the patterns decide (a comma typo, backtracking). */
-export const UNSURE = -2
+const UNSURE = -2
 
 /**
  * The citations after one keyword of a UTF-8 text, from the digit at `at` to `end` (exclusive),
@@ -26,7 +26,7 @@ export function citationsInBytes(buf: Uint8Array, at: number, end: number, secti
     const to = section ? sectionRangeEnd(buf, e, end) : ruleRangeEnd(buf, e, end)
     if (to === UNSURE) return false
     if (to === END) visit(buf, at, e, sink)
-    else if (!letterRange(buf, to, sink)) for (const target of expand(ascii(buf, at, e), ascii(buf, rangeFrom, to))) sink.citeTarget(target, kindOf(target))
+    else if (!letterRange(buf, to, sink)) for (const target of expand(textOf(buf, at, e), textOf(buf, rangeFrom, to))) sink.citeTarget(target, kindOf(target))
     const next = afterSeparator(buf, to === END ? e : to, end)
     if (next === END) return true
     if (next === UNSURE) return false
@@ -34,11 +34,14 @@ export function citationsInBytes(buf: Uint8Array, at: number, end: number, secti
   }
 }
 
-/** What the last target read was: a rule number in the schema's form, or a target of `kind`. */
-let parsedRule = false
+/**
+ * What the last target read was: a rule number in the schema's form that a packed key holds
+ * (`keyed`, its parts in parsedSection, parsedRule, parsedRank), or a target of parsedKind.
+ */
+let keyed = false
 let parsedKind: ReferenceKind = 'rule'
 let parsedSection = 0
-let parsedRule_ = 0
+let parsedRule = 0
 let parsedRank = 0
 
 /**
@@ -53,7 +56,7 @@ function ruleTarget(buf: Uint8Array, at: number, end: number): number {
   if (isDigit(c)) return END
   if (c === 0x2c && isDigit(byteAt(buf, at + 4, end))) return UNSURE
   if (c !== 0x2e || !isDigit(byteAt(buf, at + 4, end))) {
-    parsedRule = false
+    keyed = false
     parsedKind = 'section'
     return at + 3
   }
@@ -66,10 +69,10 @@ function ruleTarget(buf: Uint8Array, at: number, end: number): number {
   const after = byteAt(buf, i, end)
   if (isDigit(after) || (after === 0x2e && isDigit(byteAt(buf, i + 1, end)))) return UNSURE
   // As the schema writes a number (RULE_NUMBER in clean-proof.ts), within what a packed key holds.
-  parsedRule = buf[at] !== 0x30 && buf[at + 4] !== 0x30 && rule <= 1023 && letters <= 2 && !Number.isNaN(rank)
+  keyed = buf[at] !== 0x30 && buf[at + 4] !== 0x30 && rule <= 1023 && letters <= 2 && !Number.isNaN(rank)
   parsedKind = 'rule'
   parsedSection = (buf[at]! - 48) * 100 + (buf[at + 1]! - 48) * 10 + (buf[at + 2]! - 48)
-  parsedRule_ = rule
+  parsedRule = rule
   parsedRank = rank
   return i
 }
@@ -79,7 +82,7 @@ function sectionTarget(buf: Uint8Array, at: number, end: number): number {
   let i = at
   while (i < end && i - at < 4 && isDigit(buf[i]!)) i++
   if (i - at !== 3 && i - at !== 1) return END
-  parsedRule = false
+  keyed = false
   parsedKind = i - at === 3 ? 'section' : 'chapter'
   return i
 }
@@ -92,15 +95,15 @@ function sectionTarget(buf: Uint8Array, at: number, end: number): number {
  */
 function letterRange(buf: Uint8Array, to: number, sink: CitationSink): boolean {
   const letters = to - rangeFrom
-  if (!parsedRule || letters < 1 || letters > 2 || !(buf[rangeFrom]! >= 0x61 && buf[rangeFrom]! <= 0x7a)) return false
+  if (!keyed || letters < 1 || letters > 2 || !(buf[rangeFrom]! >= 0x61 && buf[rangeFrom]! <= 0x7a)) return false
   let last = 0
   for (let i = rangeFrom; i < to; i++) last = last * SUBRULE_LETTERS.length + LETTER_RANK[buf[i]!]!
   if (Number.isNaN(last)) return false
   const first = parsedRank
   if (!(last > first) || last - first > MAX_RANGE) {
-    sink.citeRule(parsedSection, parsedRule_, first)
-    sink.citeRule(parsedSection, parsedRule_, last)
-  } else for (let r = first; r <= last; r++) sink.citeRule(parsedSection, parsedRule_, r)
+    sink.citeRule(parsedSection, parsedRule, first)
+    sink.citeRule(parsedSection, parsedRule, last)
+  } else for (let r = first; r <= last; r++) sink.citeRule(parsedSection, parsedRule, r)
   return true
 }
 
@@ -163,11 +166,12 @@ const lowercase = (buf: Uint8Array, i: number, end: number) => {
 }
 /** A word character as `\b` has it without the u flag: ASCII letters, digits, underscore. */
 const isWord = (c: number) => isDigit(c) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
-const ascii = (buf: Uint8Array, from: number, to: number) => String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[])
+/** ASCII bytes as a string. */
+const textOf = (buf: Uint8Array, from: number, to: number) => String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[])
 
 function visit(buf: Uint8Array, from: number, to: number, sink: CitationSink): void {
-  if (parsedRule) sink.citeRule(parsedSection, parsedRule_, parsedRank)
-  else sink.citeTarget(ascii(buf, from, to), parsedKind)
+  if (keyed) sink.citeRule(parsedSection, parsedRule, parsedRank)
+  else sink.citeTarget(textOf(buf, from, to), parsedKind)
 }
 
 /**

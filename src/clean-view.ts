@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer'
-import { citationsInBytes, type CitationSink } from './byte-citations.js'
+import { citationsInBytes, spaceLength, type CitationSink } from './byte-citations.js'
 import { ByteScan } from './byte-scan.js'
 import { SUBRULE_LETTERS } from './rule-number.js'
 
@@ -219,28 +219,15 @@ export function bytesAt(buf: Uint8Array, at: number, bytes: Uint8Array): boolean
 let keywordWasSection = false
 let keywordLastLetter = 0
 
-/**
- * Whether the UTF-8 bytes from..to are all whitespace as JavaScript's `\s` has it: ASCII tab to
- * carriage return and space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000
- * and U+FEFF.
- */
+/** Whether the UTF-8 bytes from..to are all whitespace as JavaScript's `\s` has it (see spaceLength). */
 function allSpace(bytes: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; ) {
-    const b = bytes[i]!
-    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) i += 1
-    else if (b === 0xc2 && bytes[i + 1] === 0xa0) i += 2
-    else if (b === 0xe1 && bytes[i + 1] === 0x9a && bytes[i + 2] === 0x80) i += 3
-    else if (b === 0xe2 && bytes[i + 1] === 0x80 && isGeneralSpace(bytes[i + 2]!)) i += 3
-    else if (b === 0xe2 && bytes[i + 1] === 0x81 && bytes[i + 2] === 0x9f) i += 3
-    else if (b === 0xe3 && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80) i += 3
-    else if (b === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) i += 3
-    else return false
+    const n = spaceLength(bytes, i, to)
+    if (n === 0) return false
+    i += n
   }
   return true
 }
-
-/** The last byte of U+2000–U+200A, U+2028, U+2029 or U+202F (after E2 80). */
-const isGeneralSpace = (c: number) => (c >= 0x80 && c <= 0x8a) || c === 0xa8 || c === 0xa9 || c === 0xaf
 
 /** Where `word` (lowercase ASCII) starts when it ends at `end`, in any case, not before `from`; else -1. */
 function endsWith(bytes: Uint8Array, from: number, end: number, word: string): number {

@@ -55,7 +55,7 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   }
   if (checked instanceof Uint8Array || checked.rowGroups === 0) return null
   if (checked.types.size !== 4 || Object.entries(RULES_TYPES).some(([column, type]) => checked.types.get(column) !== type)) return null
-  const source = await openParquetSource({ path: ref.path })
+  const source = await openParquetSource({ path: ref.path, sync: true })
   const groups = source.metadata.row_groups
   // Slice 0s first, the longest: the others then fill in around them.
   const units: ParquetUnit[] = []
@@ -82,7 +82,7 @@ function plainLayout(meta: Record<string, unknown> | undefined): boolean {
  * limit); without it such a unit is not proved.
  */
 export async function parquetProver(job: ParquetJob, opened?: ParquetSource, decode = true): Promise<(unit: number) => Promise<ProofPart>> {
-  const source = opened ?? (await openParquetSource({ path: job.path }))
+  const source = opened ?? (await openParquetSource({ path: job.path, sync: true }))
   // The job's page buffers: its units run one after another (drain), each page proved before the
   // next is unpacked; two jobs in one thread have their own, and a job's are freed with it.
   const scratch = new PageScratch()

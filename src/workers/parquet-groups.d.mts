@@ -8,6 +8,6 @@ export interface ParquetSource {
   rowStarts: number[]
 }
 
-export function openParquetSource(from: { buffer?: ArrayBuffer; path?: string }): Promise<ParquetSource>
+export function openParquetSource(from: { buffer?: ArrayBuffer; path?: string; sync?: boolean }): Promise<ParquetSource>
 export function decodeRowGroup(source: ParquetSource, group: number, only?: string[]): Promise<{ columns: unknown[][]; rowCount: number }>
 export function gunzipBounded(input: Uint8Array, size: number): Buffer

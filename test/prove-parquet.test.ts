@@ -1,4 +1,7 @@
 import { isUtf8 } from 'node:buffer'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
@@ -10,6 +13,7 @@ import { ByteView } from '../src/clean-view.js'
 import { eachStringPage, int64sInto, stringPage, uint32At, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/parquet-pages.js'
 import { sparseChunkOf } from '../src/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/tables.js'
+import { decodeRowGroup, openParquetSource } from '../src/workers/parquet-groups.mjs'
 import { writeParquet } from '../src/write-parquet.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -208,5 +212,20 @@ describe('uint32At', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+})
+
+describe('a Parquet file read by synchronous ranges (openParquetSource with sync)', () => {
+  it('gives the metadata and row groups the asynchronous reads give', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sync-source-')), 'rules.parquet')
+    writeFileSync(path, file)
+    const [sync, async] = await Promise.all([openParquetSource({ path, sync: true }), openParquetSource({ path })])
+    expect(sync.metadata).toEqual(async.metadata)
+    expect(sync.rowStarts).toEqual([0, rows.length])
+    const [a, b] = await Promise.all([decodeRowGroup(sync, 0, ['number', 'index']), decodeRowGroup(async, 0, ['number', 'index'])])
+    expect(a).toEqual(b)
+    expect(a.columns[1]!.length).toBe(rows.length)
+    // A range past the file's end gives what the file holds, as a read stream does.
+    expect((await sync.file.slice(file.length - 4, file.length + 1000)).byteLength).toBe(4)
   })
 })

@@ -50,11 +50,13 @@ function syncBufferFromFile(path) {
   return {
     byteLength: size,
     slice(start, end = size) {
-      const out = Buffer.allocUnsafeSlow(Math.max(0, end - start))
+      // Never more than the file holds, whatever range a damaged footer asks for.
+      const from = Math.max(0, Math.min(start, size))
+      const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(end, size) - from))
       const fd = openSync(path, 'r')
       let got = 0
       try {
-        for (let n = 1; got < out.length && n > 0; got += n) n = readSync(fd, out, got, out.length - got, start + got)
+        for (let n = 1; got < out.length && n > 0; got += n) n = readSync(fd, out, got, out.length - got, from + got)
       } finally {
         closeSync(fd)
       }

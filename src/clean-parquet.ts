@@ -33,19 +33,21 @@ export function proveNumberValues(proof: CleanProof, view: ByteView, bytes: Buff
   for (let i = 0; i < count && proof.proved; i++, row++) {
     const from = at + 4
     at = from + uint32At(bytes, at)
-    if (row >= index.length || view.ruleNumber(from, at) !== at) proof.fail()
-    else proof.number(view.section, view.rule, view.rank, index[row]!)
+    proveNumber(proof, view, from, at, index, row)
   }
   return row
+}
+
+/** The number at from..to of the view (row `row`, its index in `index`): exactly a rule number, the one after the row before. */
+function proveNumber(proof: CleanProof, view: ByteView, from: number, to: number, index: Float64Array, row: number): void {
+  if (row >= index.length || view.ruleNumber(from, to) !== to) proof.fail()
+  else proof.number(view.section, view.rule, view.rank, index[row]!)
 }
 
 /** One page of the number column, its first row `row` (an index of `index`); the row after it. */
 export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArrayPage, index: Float64Array, row: number): number {
   view.loadNumbers(page.bytes, 0, page.bytes.length)
-  for (let i = 0; i < page.starts.length && proof.proved; i++, row++) {
-    if (row >= index.length || view.ruleNumber(page.starts[i]!, page.ends[i]!) !== page.ends[i]) proof.fail()
-    else proof.number(view.section, view.rule, view.rank, index[row]!)
-  }
+  for (let i = 0; i < page.starts.length && proof.proved; i++, row++) proveNumber(proof, view, page.starts[i]!, page.ends[i]!, index, row)
   return row
 }
 
@@ -65,10 +67,10 @@ export function proveTexts(proof: CleanProof, view: ByteView, page: ByteArrayPag
 
 /**
  * Whether every value of a page of byte arrays is UTF-8. Values laid out as Parquet lays them, each
- * after its four-byte length, are checked in one call over the page: the lengths read as spaces for
- * it, then put back. No character straddles a space, so the page is UTF-8 exactly when each value
- * is (a check per value made a Buffer per value: ~5% of a proof). Values laid out otherwise are
- * checked one by one.
+ * after its four-byte length, are checked in one call over the page, as leadingValuesAreUtf8 checks
+ * a list page's (here the offsets are known, so the lengths need not be kept aside: ~5% of a proof
+ * was a Buffer per value; routed through that walk, text pages measured 16 → 24 ms). Values laid out
+ * otherwise are checked one by one.
  */
 export function valuesAreUtf8(page: ByteArrayPage): boolean {
   const { bytes, starts, ends } = page
@@ -91,7 +93,8 @@ export function valuesAreUtf8(page: ByteArrayPage): boolean {
 
 /**
  * Whether the first `count` byte arrays of PLAIN values (each after its four-byte length) are
- * there and UTF-8, in one check as valuesAreUtf8 makes it (the lengths kept aside meanwhile).
+ * there and UTF-8, in one check of the bytes: the lengths read as spaces for it (kept aside), then
+ * put back. No character straddles a space, so the bytes are UTF-8 exactly when each value is.
  */
 export function leadingValuesAreUtf8(values: Buffer, count: number): boolean {
   let at = 0

@@ -39,15 +39,17 @@ function citingOf(texts: string[]): string[] {
   })
 }
 
+/** Every text and example of each release, in document order (each release built once for the file). */
+let texts: string[][] | null = null
+const releaseTexts = () => (texts ??= releases().map((r) => buildDataset(r.file, readBytes(r.path)).rows.flatMap((row) => [row.text, ...row.examples])))
+
 // ByteView.citing keeps a text from being decoded and searched when it cannot cite: it must never
 // say so of a text that does (the proof would then miss a dangling citation).
 describe('the view gives every text that cites for its citations', () => {
   it('in every text and example of every release', () => {
     let citing = 0
     let skipped = 0
-    for (const r of releases()) {
-      const rows = buildDataset(r.file, readBytes(r.path)).rows
-      const texts = rows.flatMap((row) => [row.text, ...row.examples])
+    for (const texts of releaseTexts()) {
       const seen = citingOf(texts)
       texts.forEach((t, i) => {
         if (extractReferences(t, 'x').length > 0) {
@@ -114,9 +116,8 @@ describe('citations read from bytes are the patterns\' citations', () => {
   it('in every text and example of every release, nearly all read from bytes', () => {
     let read = 0
     let left = 0
-    for (const r of releases()) {
-      const rows = buildDataset(r.file, readBytes(r.path)).rows
-      const texts = rows.flatMap((row) => [row.text, ...row.examples]).filter((t) => extractReferences(t, 'x').length > 0)
+    for (const all of releaseTexts()) {
+      const texts = all.filter((t) => extractReferences(t, 'x').length > 0)
       bytesCitationsOf(texts).forEach((targets, i) => {
         if (targets === null) left++
         else {

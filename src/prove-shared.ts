@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import type { ProofPart } from './checks/clean-proof.js'
+import { proofWorkers, workerCompiled } from './worker-pool.js'
 
 /**
  * Units of a proof shared by this thread and its workers: each takes the next unit nobody has taken
@@ -89,7 +87,7 @@ export async function proveShared<J>(job: J, size: number, prove: (unit: number)
   const queue = UnitQueue.create(size)
   const keep = (k: number, part: ProofPart) => (parts[k] = part)
   const cores = availableParallelism()
-  const compiled = existsSync(fileURLToPath(WORKER))
+  const compiled = workerCompiled()
   const here = options.here || !compiled
   const count = !compiled ? 0 : Math.min(size - (here ? 1 : 0), here ? cores - 1 : cores)
   const helpers = Array.from({ length: Math.max(0, count) }, () => inWorker({ job, flags: queue.flags, size }, queue, keep, options))
@@ -103,11 +101,15 @@ export async function proveShared<J>(job: J, size: number, prove: (unit: number)
   return parts
 }
 
-/** The worker's share: its parts as they come, until it says it is done, stops, or is stopped. */
+/**
+ * The worker's share: its parts as they come, until it says it is done (it is then kept for the next
+ * job, see worker-pool.ts), stops, or is stopped (it is then ended).
+ */
 function inWorker<J>(shared: SharedJob<J>, queue: UnitQueue, keep: (k: number, part: ProofPart) => void, options: ShareOptions): { done: Promise<void>; stop: () => void } {
   let stop = () => {}
   const done = new Promise<void>((resolve) => {
-    const worker = new Worker(WORKER, { workerData: shared, resourceLimits: { maxOldGenerationSizeMb: options.heapMb } })
+    const pooled = proofWorkers.take(options.heapMb)
+    const worker = pooled.worker
     let timer: NodeJS.Timeout | undefined
     stop = () => {
       clearTimeout(timer)
@@ -117,13 +119,18 @@ function inWorker<J>(shared: SharedJob<J>, queue: UnitQueue, keep: (k: number, p
       void worker.terminate()
       resolve()
     }
+    const finish = () => {
+      clearTimeout(timer)
+      proofWorkers.giveBack(pooled)
+      resolve()
+    }
     const wait = () => {
       clearTimeout(timer)
       if (options.timeoutMs !== undefined) timer = setTimeout(stop, options.timeoutMs)
     }
     wait()
     worker.on('message', (m: { unit: number; part: ProofPart } | { done: true }) => {
-      if ('done' in m) return void stop()
+      if ('done' in m) return void finish()
       keep(m.unit, m.part)
       if (m.part.failed) return void stop()
       wait()
@@ -131,9 +138,9 @@ function inWorker<J>(shared: SharedJob<J>, queue: UnitQueue, keep: (k: number, p
     // Kept for good: an 'error' with no listener would crash the process.
     worker.on('error', () => stop())
     worker.once('exit', () => stop())
+    worker.postMessage(shared)
   })
   return { done, stop: () => stop() }
 }
 
-export const WORKER = new URL('./clean-worker.js', import.meta.url)
 export const FAILED: ProofPart = { failed: true, rows: 0, firstIndex: 0, first: null, last: null, keys: new Int32Array(0), sections: new Uint8Array(0), pending: [] }

@@ -657,5 +657,11 @@ describe('the CLI', () => {
         if (name === 'clean' && format === 'parquet') expect(await proveParquetFile(path, { path, size: bytes.length })).toBe(45_000)
       }
     }
+    // Several files in one command: the same workers prove one file after another (see
+    // worker-pool.ts), each report as the exact path's.
+    const all = ['clean', 'dangling', 'swapped'].flatMap((name) => ['jsonl', 'csv', 'parquet'].map((format) => join(dir, `${name}.${format}`)))
+    const together = runCli(['validate', ...all, '--json'])
+    expect(together.stdout).toBe(runCli(['validate', ...all, '--json', '--exact']).stdout)
+    expect(JSON.parse(together.stdout).map((r: { valid: boolean }) => r.valid)).toEqual([true, true, true, true, true, true, false, false, false])
   }, 300_000)
 })

@@ -11,16 +11,18 @@ export interface PooledWorker {
 
 /**
  * Workers of one script kept between jobs: each is given a job (a message) and says when it is done
- * with it. At most `size` wait, unreferenced, so that the process ends without waiting for them; one
+ * with it. At most `size` wait, unreferenced, so that the process ends without waiting for them, and
+ * each for `idleMs` at most (a program that uses the library keeps no thread it does not use); one
  * that fails or ends while it waits leaves the pool. A worker that failed a job, or was stopped, is
  * ended by its user, not given back.
  */
 export class WorkerPool {
-  private readonly idle: PooledWorker[] = []
+  private readonly idle: { pooled: PooledWorker; timer: NodeJS.Timeout }[] = []
 
   constructor(
     readonly script: URL,
     readonly size: number,
+    readonly idleMs = 2000,
   ) {}
 
   /**
@@ -28,9 +30,10 @@ export class WorkerPool {
    * bounded by it all the same), else a new one with that limit.
    */
   take(heapMb: number): PooledWorker {
-    const at = this.idle.findIndex((w) => w.heapMb >= heapMb)
+    const at = this.idle.findIndex((w) => w.pooled.heapMb >= heapMb)
     if (at < 0) return { worker: this.start(heapMb), heapMb }
-    const pooled = this.idle.splice(at, 1)[0]!
+    const { pooled, timer } = this.idle.splice(at, 1)[0]!
+    clearTimeout(timer)
     pooled.worker.removeAllListeners('error').removeAllListeners('exit').ref()
     return pooled
   }
@@ -39,14 +42,16 @@ export class WorkerPool {
   giveBack(pooled: PooledWorker): void {
     const { worker } = pooled
     if (this.idle.length >= this.size) return void worker.terminate()
+    const entry = { pooled, timer: setTimeout(() => void worker.terminate(), this.idleMs).unref() }
     const leave = () => {
-      const at = this.idle.indexOf(pooled)
+      clearTimeout(entry.timer)
+      const at = this.idle.indexOf(entry)
       if (at >= 0) this.idle.splice(at, 1)
     }
     // An 'error' with no listener would crash the process.
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit')
     worker.on('error', leave).once('exit', leave).unref()
-    this.idle.push(pooled)
+    this.idle.push(entry)
   }
 
   /** How many workers wait. */

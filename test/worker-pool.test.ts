@@ -72,6 +72,23 @@ describe('workers kept between jobs (WorkerPool)', () => {
     expect(take(pool, 64).worker).not.toBe(a.worker)
   })
 
+  it('ends a worker that waits longer than its idle time', async () => {
+    const pool = new WorkerPool(SCRIPT, 1, 50)
+    const a = take(pool, 64)
+    await ask(a.worker, 'first')
+    pool.giveBack(a)
+    // (Listened for after giveBack, which takes its user's listeners off.)
+    await once(a.worker, 'exit')
+    expect(pool.waiting).toBe(0)
+    // One taken in time is not ended: it still answers after the idle time has passed.
+    const b = take(pool, 64)
+    pool.giveBack(b)
+    const again = take(pool, 64)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(again.worker).toBe(b.worker)
+    expect(await ask(again.worker, 'later')).toEqual({ job: 'later', heapMb: 64 })
+  })
+
   it('does not keep the process alive with the workers that wait', () => {
     // The compiled pool (make build), in a process of its own: two workers do a job each and are
     // given back, and the process ends at once.

@@ -11,7 +11,7 @@ import { gapCheck } from './gap.js'
 import { indexCheck } from './index-sequence.js'
 import { startChecks } from './index.js'
 import { orderCheck } from './order.js'
-import { schemaDiagnostics } from './schema.js'
+import { plainHistoryRow, schemaDiagnostics } from './schema.js'
 
 // The rules checks that apply to each release of the history on its own (the row schema is the history's).
 const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck]
@@ -38,8 +38,11 @@ export function startHistoryChecks() {
   }
   return {
     visit({ record, position, line }: ExportRecord) {
-      const where = { position, ...(line === undefined ? {} : { line }), ...(typeof record.number === 'string' ? { number: record.number } : {}) }
-      append(out, schemaDiagnostics('rules_history', record, where))
+      const where: { position: number; line?: number; number?: string } = { position }
+      if (line !== undefined) where.line = line
+      if (typeof record.number === 'string') where.number = record.number
+      const row = toCheckRow(record, where)
+      if (!plainHistoryRow(row)) append(out, schemaDiagnostics('rules_history', record, where))
       const rel = typeof record.release === 'string' ? record.release : null
       if (rel !== release) {
         closeRelease()
@@ -50,7 +53,7 @@ export function startHistoryChecks() {
         release = rel
         session = startChecks({ glossary: [], sections: [] }, PER_RELEASE)
       }
-      session!.visit(toCheckRow(record, where))
+      session!.visit(row)
       const number = typeof record.number === 'string' ? record.number : null
       if (number !== null) numbers.add(number)
       const id = typeof record.rule_id === 'string' ? record.rule_id : null

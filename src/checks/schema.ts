@@ -29,7 +29,7 @@ export function schemaDiagnostics(table: string, record: unknown, where: { numbe
  * schema's own pattern), a non-empty text, non-empty example strings, a whole index ≥ 0, and nothing
  * else. Any other row goes to ajv, which says what is wrong.
  */
-export function plainRuleRow(row: CheckRow): boolean {
+function plainRuleRow(row: CheckRow): boolean {
   return plainRuleFields(row) && keyCount(row.record) === 4
 }
 

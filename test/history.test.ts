@@ -121,6 +121,27 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     ])
   })
 
+  it('checks every real row against its schema by the shortcut, as ajv would, and leaves a damaged one to ajv', async () => {
+    const { plainHistoryRow, rowValidator } = await import('../src/checks/schema.js')
+    const { toCheckRow } = await import('../src/check.js')
+    const validate = rowValidator('rules_history')
+    expect(rows.length).toBe(facts.reduce((n, f) => n + f.rules, 0))
+    expect(rows.filter((r, position) => !plainHistoryRow(toCheckRow(r, { position })) || !validate(r))).toEqual([])
+    // One real row with a change the schema does not have: refused by the shortcut, reported by ajv at its line.
+    const at = rows.findIndex((r) => r.release === '2024-03-08' && r.number === '702.9a')
+    const damaged = { ...rows[at], change: 'removed' }
+    expect([plainHistoryRow(toCheckRow(damaged, { position: at })), validate(damaged)]).toEqual([false, false])
+    const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
+    lines[at] = JSON.stringify(damaged)
+    // (Outside the history's folder, which a later test validates whole against its manifest.)
+    const file = join(mkdtempSync(join(tmpdir(), 'damaged-history-')), 'rules_history.jsonl')
+    writeFileSync(file, lines.join('\n') + '\n')
+    const report = JSON.parse(cli(['validate', file, '--json']).stdout)
+    expect(report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; line: number; params: unknown }) => [d.number, d.line, d.params])).toEqual([
+      ['702.9a', at + 1, { instancePath: '/change' }],
+    ])
+  })
+
   it('validates, and validate finds a broken lineage', () => {
     const ok = cli(['validate', join(out, 'rules_history.parquet'), join(out, 'rules_history.csv'), '--json'])
     expect(ok.status).toBe(0)

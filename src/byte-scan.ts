@@ -49,6 +49,15 @@ export class ByteScan {
     this.controlsUpTo = kept === maxControls ? this.controls[kept - 1]! : Infinity
   }
 
+  /** The gates a page walk found (textValues), `count` of them at `at` of the kernels' memory. */
+  gatesFrom(memory: WebAssembly.Memory, at: number, count: number): void {
+    if (this.gates.length < count) this.gates = new Int32Array(count * 2)
+    this.gates.set(new Int32Array(memory.buffer, at, count))
+    this.gateCount = count
+    this.controls = []
+    this.controlsUpTo = Infinity
+  }
+
   private scanWords(bytes: Uint8Array, from: number, to: number, controls: boolean, maxControls: number): void {
     this.gateCount = 0
     this.controls = []
@@ -121,16 +130,24 @@ const SPACES = 0x20202020
 
 const spaceLike = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b >= 0x80
 
-interface Simd {
+/** The module's exports (src/wasm/byte-scan.wat; the page walks are page-kernels.ts'). */
+export interface Simd {
   memory: WebAssembly.Memory
   controlCount: WebAssembly.Global
+  valuesEnd: WebAssembly.Global
+  gateCount: WebAssembly.Global
   scan(length: number, gatesOut: number, controlsOut: number, maxControls: number, controls: number): number
+  numberValues(length: number, count: number, indexAt: number, keysOut: number, sectionsOut: number, prevKey: number, first: number): number
+  textValues(length: number, count: number, endsOut: number, gatesOut: number, citingOut: number): number
 }
 
 let instance: Simd | null | undefined
 
-/** The WebAssembly scan, one instance per thread (its memory is used only inside scan()), or null. */
-function simdScan(): Simd | null {
+/**
+ * The WebAssembly kernels, one instance per thread (its memory is used only inside one call of
+ * theirs, or until the caller's next one), or null where WebAssembly SIMD is not there.
+ */
+export function simdScan(): Simd | null {
   if (instance === undefined) {
     try {
       instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(BYTE_SCAN_WASM, 'base64'))).exports as unknown as Simd

@@ -2,7 +2,8 @@ import { Buffer, isUtf8 } from 'node:buffer'
 import type { CleanProof } from './checks/clean-proof.js'
 import type { PageScratch } from './page-scratch.js'
 import { ByteView, bytesAt, EXAMPLE } from './clean-view.js'
-import { listPage, uint32At, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
+import { byteArrayPage, listPage, pageValues, uint32At, type ByteArrayPage, type ByteArrayPages, type PageRef } from './parquet-pages.js'
+import { numberPageKernel, textPageKernel } from './page-kernels.js'
 import type { PackedColumn } from './workers/packed-columns.mjs'
 
 // The proof of one row group (see CleanProof) goes column by column (its verdict does not depend on
@@ -22,6 +23,11 @@ export function proveNumbers(proof: CleanProof, view: ByteView, number: ByteArra
  * values do not fit the page. No offsets are kept: the values are walked twice, for fit, then proved.
  */
 export function proveNumberValues(proof: CleanProof, view: ByteView, bytes: Buffer, count: number, index: Float64Array, row: number): number {
+  return numberPageKernel(proof, bytes, count, index, row) ?? walkNumberValues(proof, view, bytes, count, index, row)
+}
+
+/** proveNumberValues in JavaScript, where the kernel does not take the page (and in tests, its twin). */
+export function walkNumberValues(proof: CleanProof, view: ByteView, bytes: Buffer, count: number, index: Float64Array, row: number): number {
   let at = 0
   for (let i = 0; i < count; i++) {
     if (at + 4 > bytes.length) return -1
@@ -49,6 +55,21 @@ export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArr
   view.loadNumbers(page.bytes, 0, page.bytes.length)
   for (let i = 0; i < page.starts.length && proof.proved; i++, row++) proveNumber(proof, view, page.starts[i]!, page.ends[i]!, index, row)
   return row
+}
+
+/**
+ * One page of the text column in the layout, unpacked `into` the scratch, proved as proveTexts
+ * proves it (by its kernel where it takes the page). A page whose values do not fit fails the proof.
+ */
+export function proveTextPage(proof: CleanProof, view: ByteView, ref: PageRef, codec: string, into?: PageScratch, kernel = true): void {
+  // Four bytes at least a value (its length): a header that claims more is refused before unpacking.
+  const bytes = ref.values * 4 > ref.size ? null : pageValues(ref, codec, into)
+  if (!bytes) return void proof.fail()
+  const walked = kernel ? textPageKernel(proof, view, bytes, ref.values) : null
+  if (walked !== null) return void (walked || proof.fail())
+  const page = byteArrayPage(bytes, ref.values, into)
+  if (page) proveTexts(proof, view, page)
+  else proof.fail()
 }
 
 /** One page of the text column: each text non-empty, UTF-8, not an example, its citations resolvable. */

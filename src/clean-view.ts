@@ -42,6 +42,15 @@ export class ByteView {
     this.scanned = true
   }
 
+  /** Bytes from..to of buf whose gates the scan already holds (ByteScan.gatesFrom): as load, without scanning. */
+  loadScanned(buf: Buffer, from: number, to: number): void {
+    this.buf = buf
+    this.base = from
+    this.length = to - from
+    this.gate = 0
+    this.scanned = true
+  }
+
   /** Bytes from..to of buf for ruleNumber() only: not scanned for citations (citing and citeBytes refuse them). */
   loadNumbers(buf: Buffer, from: number, to: number): void {
     this.buf = buf

@@ -78,10 +78,14 @@ export function stringPage(ref: PageRef, codec: string, into?: PageScratch): Byt
   // Four bytes at least a value (its length): a header that claims more is refused before allocating.
   if (ref.values * 4 > ref.size) return null
   const bytes = pageValues(ref, codec, into)
-  if (!bytes) return null
-  const [starts, ends] = into ? into.offsets(ref.values) : [new Int32Array(ref.values), new Int32Array(ref.values)]
+  return bytes && byteArrayPage(bytes, ref.values, into)
+}
+
+/** The `count` PLAIN byte arrays of a page's bytes (each after its four-byte length), or null when they do not fit. */
+export function byteArrayPage(bytes: Buffer, count: number, into?: PageScratch): ByteArrayPage | null {
+  const [starts, ends] = into ? into.offsets(count) : [new Int32Array(count), new Int32Array(count)]
   let at = 0
-  for (let i = 0; i < ref.values; i++) {
+  for (let i = 0; i < count; i++) {
     if (at + 4 > bytes.length) return null
     const length = uint32At(bytes, at)
     starts[i] = at + 4

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { CleanProof, mergeProofs, type ProofPart } from './checks/clean-proof.js'
-import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveNumberValues, proveTexts } from './clean-parquet.js'
+import { numbersOf, pagesOfPacked, proveExamplePages, proveExamples, proveNumbers, proveNumberValues, proveTextPage, proveTexts } from './clean-parquet.js'
 import { ByteView } from './clean-view.js'
-import { eachStringPage, int64Values, listPageRefs, stringPage, stringPageRefs, type ByteArrayPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
+import { eachStringPage, int64Values, listPageRefs, stringPageRefs, type ByteArrayPages, type FlatColumn, type ListColumn } from './parquet-pages.js'
 import { giveBuffer, takeBuffer } from './buffer-pool.js'
 import { PageScratch } from './page-scratch.js'
 import { FAILED, proveShared } from './prove-shared.js'
@@ -120,9 +120,7 @@ async function proveUnit(source: ParquetSource, fd: Reader, unit: ParquetUnit, m
   const proveOwnPages = () => {
     for (let p = 0; p < refs!.length && proof.proved; p++) {
       if (Math.floor((p * slices) / refs!.length) !== slice) continue
-      const page = stringPage(refs![p]!, text!.column.meta.codec, scratch)
-      if (!page) proof.fail()
-      else proveTexts(proof, view, page)
+      proveTextPage(proof, view, refs![p]!, text!.column.meta.codec, scratch)
     }
   }
   // Outside the layout, slice 0 proves the text whole.

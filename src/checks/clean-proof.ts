@@ -70,6 +70,42 @@ export class CleanProof implements CitationSink {
     return true
   }
 
+  /**
+   * Rows whose numbers were proved elsewhere (numberValues, see page-kernels.ts) to follow one
+   * another and this proof's last row, each index one more than the one before and the first
+   * `nextIndex` (or, after no row, `firstIndex`): their packed keys, and a flag for each section
+   * they are in (1000 of them).
+   */
+  keyRun(keys: Int32Array, firstIndex: number, sections: Uint8Array): void {
+    if (this.failed || keys.length === 0) return
+    if (this.rows === 0) {
+      this.first = keyParts(keys[0]!)
+      this.firstIndex = firstIndex
+    }
+    if (this.rows + keys.length > this.keys.length) {
+      const grown = new Int32Array(Math.max(this.keys.length * 2, this.rows + keys.length))
+      grown.set(this.keys.subarray(0, this.rows))
+      this.keys = grown
+    }
+    this.keys.set(keys, this.rows)
+    this.rows += keys.length
+    const last = keyParts(keys[keys.length - 1]!)
+    this.prevSection = last.section
+    this.prevRule = last.rule
+    this.prevRank = last.rank
+    for (let s = 100; s < 1000; s++) if (sections[s] !== 0) this.sections[s] = 1
+  }
+
+  /** The last row's packed key, -1 before the first row. */
+  get lastKey(): number {
+    return this.rows === 0 ? -1 : packKey(this.prevSection, this.prevRule, this.prevRank)
+  }
+
+  /** The index the next row must have (after a first row). */
+  get nextIndex(): number {
+    return this.firstIndex + this.rows
+  }
+
   /** One row from its number as written: the schema's pattern, or the proof fails. */
   numberText(number: string, index: number): boolean {
     const m = RULE_NUMBER.exec(number)
@@ -277,9 +313,15 @@ function hasKey(keys: Int32Array, rows: number, key: number): boolean {
   return false
 }
 
+/** A packed key's parts. */
+function keyParts(key: number): RuleKey {
+  return { section: (key >>> 20) + 100, rule: (key >>> 10) & 1023, rank: key & 1023 }
+}
+
 /** A pending packed key as mergeProofs reads it. */
 function ruleOfKey(key: number): string {
-  return `rule ${(key >>> 20) + 100}.${(key >>> 10) & 1023}${lettersAt(key & 1023)}`
+  const { section, rule, rank } = keyParts(key)
+  return `rule ${section}.${rule}${lettersAt(rank)}`
 }
 
 // The row schema's pattern, with its parts captured (a rule of more than nine digits cannot be proved).

@@ -1,0 +1,76 @@
+import { Buffer, isUtf8 } from 'node:buffer'
+import { simdScan, type Simd } from './byte-scan.js'
+import type { CleanProof } from './checks/clean-proof.js'
+import type { ByteView } from './clean-view.js'
+
+// The clean Parquet proof's per-value walks of a page, in WebAssembly (numberValues and textValues
+// in src/wasm/byte-scan.wat): the same loops in JavaScript ran before V8 had compiled them for much
+// of a short proof (the number walk alone was ~55 ms of a 0.4 s validation of 300k rows). Each is
+// held to its JavaScript twin in clean-parquet.ts, which runs where these cannot (see the tests).
+
+/** Larger pages are walked in JavaScript: the module's memory, which never shrinks, stays ~8× this at most. */
+const MAX_PAGE_BYTES = 4 * 1024 * 1024
+const SECTIONS = 1000
+
+/**
+ * The number column's page (PLAIN values, `count` of them), its first row `row`, their indexes in
+ * `index`: proved into `proof` as proveNumberValues proves them. The row after them; -1 when the
+ * values do not fit the page (nothing proved); null where the kernel does not take the page.
+ */
+export function numberPageKernel(proof: CleanProof, bytes: Uint8Array, count: number, index: Float64Array, row: number): number | null {
+  const simd = simdScan()
+  const len = bytes.length
+  // A page whose rows run past the index column is left to the walk that says where.
+  if (!simd || len > MAX_PAGE_BYTES || count * 4 > len || row + count > index.length) return null
+  const indexAt = align(len, 8)
+  const keysOut = indexAt + 8 * count
+  const sectionsOut = keysOut + 4 * count
+  const memory = room(simd, sectionsOut + SECTIONS)
+  memory.set(bytes, 0)
+  new Float64Array(memory.buffer, indexAt, count).set(index.subarray(row, row + count))
+  memory.fill(0, sectionsOut, sectionsOut + SECTIONS)
+  const verdict = simd.numberValues(len, count, indexAt, keysOut, sectionsOut, proof.lastKey, proof.nextIndex)
+  if (verdict < 0) return -1
+  if (verdict === 0) proof.fail()
+  else proof.keyRun(new Int32Array(memory.buffer, keysOut, count), index[row]!, memory.subarray(sectionsOut, sectionsOut + SECTIONS))
+  return row + count
+}
+
+/**
+ * The text column's page (PLAIN values, `count` of them): each text non-empty, UTF-8, not an
+ * "Example", its citations resolvable, as proveTexts proves them; only the texts a keyword stands
+ * in (ByteView.citing's gates) are read for their citations. False when the values do not fit the
+ * page (nothing proved); null where the kernel does not take the page.
+ */
+export function textPageKernel(proof: CleanProof, view: ByteView, bytes: Buffer, count: number): boolean | null {
+  const simd = simdScan()
+  const len = bytes.length
+  if (!simd || len > MAX_PAGE_BYTES || count * 4 > len) return null
+  // The page, 16 bytes of padding for the scan, the values' ends, a gate at most a byte, the citing pairs.
+  const endsOut = align(len + 16, 4)
+  const gatesOut = endsOut + 4 * count
+  const citingOut = gatesOut + 4 * (len + 1)
+  const memory = room(simd, citingOut + 8 * count)
+  memory.set(bytes, 0)
+  const citing = simd.textValues(len, count, endsOut, gatesOut, citingOut)
+  if (citing === -2) return false
+  // The lengths are spaces now: the values are UTF-8 each exactly when their run is.
+  if (citing < 0 || !isUtf8(memory.subarray(0, simd.valuesEnd.value as number))) {
+    proof.fail()
+    return true
+  }
+  view.scan.gatesFrom(simd.memory, gatesOut, simd.gateCount.value as number)
+  view.loadScanned(bytes, 0, len)
+  const pairs = new Int32Array(simd.memory.buffer, citingOut, 2 * citing).slice()
+  for (let k = 0; k < citing && proof.proved; k++) proof.citesIn(view, pairs[2 * k]!, pairs[2 * k + 1]!)
+  return true
+}
+
+const align = (n: number, to: number) => Math.ceil(n / to) * to
+
+/** The kernels' memory, grown to `needed` bytes (a view of it: growing detaches the old one). */
+function room(simd: Simd, needed: number): Uint8Array {
+  const memory = simd.memory
+  if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536))
+  return new Uint8Array(memory.buffer)
+}

@@ -11,7 +11,13 @@ export function onInterrupt(cleanup: () => void): () => void {
     const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
     for (const [signal, code] of Object.entries(codes)) {
       process.on(signal, () => {
-        for (const c of cleanups) c()
+        // A cleanup that fails leaves what it could not remove for the next run's sweep: the run
+        // still ends as the signal says, not as an internal error.
+        for (const c of cleanups) {
+          try {
+            c()
+          } catch {}
+        }
         process.exit(code)
       })
     }

@@ -74,7 +74,9 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
       done = true
       // Killed between the two renames: put the old folder back.
       if (old !== null && existsSync(old) && !existsSync(target)) renameSync(old, target)
-      if (staging !== null) rmSync(staging, { recursive: true, force: true })
+      // Writes still under way on libuv's threads may add a file while the folder is emptied
+      // (ENOTEMPTY): emptied again, a few times, as they finish.
+      if (staging !== null) rmSync(staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 5 })
       release()
     },
   }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -106,6 +106,21 @@ describe('bad inputs: a clear message, the exit code, out/ untouched', () => {
     if (status === 2) expect(said.split('\n')).toHaveLength(1)
     expect(run.status).toBe(status)
     expect(snapshot(out)).toEqual(before)
+  })
+})
+
+describe('an interrupted run', () => {
+  // Writes still under way can add a file while the staging folder is removed (ENOTEMPTY, seen once
+  // under load): a cleanup that fails must not turn the signal's exit into an internal error.
+  it('ends with the signal\'s code even when a cleanup fails, and runs the other cleanups', () => {
+    const script = `import(${JSON.stringify(join(REPO, 'dist/src/interrupts.js'))}).then(({ onInterrupt }) => {
+      onInterrupt(() => { throw new Error('ENOTEMPTY') })
+      onInterrupt(() => console.log('second cleanup ran'))
+      process.kill(process.pid, 'SIGHUP')
+      setTimeout(() => {}, 10000)
+    })`
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([129, 'second cleanup ran', ''])
   })
 })
 

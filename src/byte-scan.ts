@@ -139,6 +139,9 @@ export interface Simd {
   scan(length: number, gatesOut: number, controlsOut: number, maxControls: number, controls: number): number
   numberValues(length: number, count: number, indexAt: number, keysOut: number, sectionsOut: number, prevKey: number, first: number): number
   textValues(length: number, count: number, endsOut: number, gatesOut: number, citingOut: number): number
+  int64sToNumbers(count: number, out: number): void
+  exampleValues(length: number, levels: number, repAt: number, defAt: number, present: number, endsOut: number, gatesOut: number, citingOut: number): number
+  rowsSeen: WebAssembly.Global
 }
 
 let instance: Simd | null | undefined

@@ -2,6 +2,7 @@ import { Buffer, isUtf8 } from 'node:buffer'
 import { simdScan, type Simd } from './byte-scan.js'
 import type { CleanProof } from './checks/clean-proof.js'
 import type { ByteView } from './clean-view.js'
+import type { ListPage } from './parquet-pages.js'
 
 // The clean Parquet proof's per-value walks of a page, in WebAssembly (numberValues and textValues
 // in src/wasm/byte-scan.wat): the same loops in JavaScript ran before V8 had compiled them for much
@@ -59,11 +60,56 @@ export function textPageKernel(proof: CleanProof, view: ByteView, bytes: Buffer,
     proof.fail()
     return true
   }
+  citeIn(proof, view, simd, bytes, gatesOut, citingOut, citing)
+  return true
+}
+
+/**
+ * A page of the examples column (its levels decoded: listPage), proved as walkExamplePage proves
+ * it: the rows it starts, or -1 when it fails the proof; null where the kernel does not take it.
+ */
+export function examplePageKernel(proof: CleanProof, view: ByteView, page: ListPage): number | null {
+  const simd = simdScan()
+  const { values, present } = page
+  const len = values.length
+  const n = page.repetition.length
+  if (!simd || len > MAX_PAGE_BYTES || n > MAX_PAGE_BYTES / 8 || present * 4 > len || page.definition.length !== n) return null
+  const endsOut = align(len + 16, 4)
+  const gatesOut = endsOut + 4 * present
+  const citingOut = gatesOut + 4 * (len + 1)
+  const repAt = citingOut + 8 * present
+  const defAt = repAt + 4 * n
+  const memory = room(simd, defAt + 4 * n)
+  memory.set(values, 0)
+  new Int32Array(memory.buffer, repAt, n).set(page.repetition)
+  new Int32Array(memory.buffer, defAt, n).set(page.definition)
+  const citing = simd.exampleValues(len, n, repAt, defAt, present, endsOut, gatesOut, citingOut)
+  if (citing < 0 || !isUtf8(memory.subarray(0, simd.valuesEnd.value as number))) return -1
+  citeIn(proof, view, simd, values, gatesOut, citingOut, citing)
+  return simd.rowsSeen.value as number
+}
+
+/** The citations of the values a walk found citing (their pairs at citingOut), read as proof.citesIn reads them. */
+function citeIn(proof: CleanProof, view: ByteView, simd: Simd, bytes: Buffer, gatesOut: number, citingOut: number, citing: number): void {
   view.scan.gatesFrom(simd.memory, gatesOut, simd.gateCount.value as number)
-  view.loadScanned(bytes, 0, len)
+  view.loadScanned(bytes, 0, bytes.length)
   const pairs = new Int32Array(simd.memory.buffer, citingOut, 2 * citing).slice()
   for (let k = 0; k < citing && proof.proved; k++) proof.citesIn(view, pairs[2 * k]!, pairs[2 * k + 1]!)
-  return true
+}
+
+/**
+ * `count` little-endian INT64s from `bytes` into out[at…] as int64sInto writes them (NaN where not a
+ * safe integer): the row after them; null where the kernel does not take the page.
+ */
+export function int64sKernel(out: Float64Array, at: number, bytes: Uint8Array, count: number): number | null {
+  const simd = simdScan()
+  if (!simd || count * 8 > MAX_PAGE_BYTES || count * 8 > bytes.length || at + count > out.length) return null
+  const numbersAt = align(count * 8, 8)
+  const memory = room(simd, numbersAt + count * 8)
+  memory.set(bytes.subarray(0, count * 8), 0)
+  simd.int64sToNumbers(count, numbersAt)
+  out.set(new Float64Array(memory.buffer, numbersAt, count), at)
+  return at + count
 }
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to

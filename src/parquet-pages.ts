@@ -3,6 +3,7 @@ import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
 import type { PageScratch } from './page-scratch.js'
+import { int64sKernel } from './page-kernels.js'
 import { gunzipBounded } from './workers/parquet-groups.mjs'
 
 /**
@@ -120,6 +121,11 @@ export function int64Values(chunk: Uint8Array, column: FlatColumn, rows: number,
  * fast before the compiler has warmed up: a thread proves its first row groups cold).
  */
 export function int64sInto(out: Float64Array, at: number, bytes: Buffer, count: number): number {
+  return int64sKernel(out, at, bytes, count) ?? walkInt64s(out, at, bytes, count)
+}
+
+/** int64sInto in JavaScript, where its kernel does not take the page (and in tests, its twin). */
+export function walkInt64s(out: Float64Array, at: number, bytes: Buffer, count: number): number {
   if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) {
     const words = new Int32Array(bytes.buffer, bytes.byteOffset, 2 * count)
     for (let i = 0; i < count; i++) {

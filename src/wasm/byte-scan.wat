@@ -254,9 +254,47 @@
   ;; the page (nothing looked at). The memory from len on holds 16 bytes of padding, `count` ends
   ;; (i32) at endsOut, the gates, the pairs.
   (func (export "textValues") (param $len i32) (param $count i32) (param $endsOut i32) (param $gatesOut i32) (param $citingOut i32) (result i32)
+    (if (i32.eqz (call $fit (local.get $len) (local.get $count))) (then (return (i32.const -2))))
+    (call $values (local.get $len) (local.get $count) (local.get $endsOut) (local.get $gatesOut) (local.get $citingOut) (i32.const 1)))
+
+  ;; exampleValues: a page of the examples column as proveExamplePages reads it: `n` entries, each
+  ;; its repetition and definition level (i32, at repAt and defAt): a level 0 starts a row (in
+  ;; rowsSeen) whose list is empty (definition 1) or holds an example (3); a level 1 adds an
+  ;; example to the list before it; `present` examples in all, each non-empty, the page's values.
+  ;; Then as textValues (no "Example" to refuse): the citing pairs' count, or -1.
+  (global $rowsSeen (export "rowsSeen") (mut i32) (i32.const 0))
+  (func (export "exampleValues") (param $len i32) (param $n i32) (param $repAt i32) (param $defAt i32) (param $present i32) (param $endsOut i32) (param $gatesOut i32) (param $citingOut i32) (result i32)
+    (local $i i32) (local $r i32) (local $d i32) (local $previous i32) (local $rows i32) (local $values i32)
+    (if (i32.eqz (call $fit (local.get $len) (local.get $present))) (then (return (i32.const -1))))
+    (block $no
+      (loop $levels
+        (if (i32.lt_u (local.get $i) (local.get $n))
+          (then
+            (local.set $r (i32.load (i32.add (local.get $repAt) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $d (i32.load (i32.add (local.get $defAt) (i32.shl (local.get $i) (i32.const 2)))))
+            (if (i32.eqz (local.get $r))
+              (then
+                (br_if $no (i32.and (i32.ne (local.get $d) (i32.const 1)) (i32.ne (local.get $d) (i32.const 3))))
+                (local.set $rows (i32.add (local.get $rows) (i32.const 1))))
+              (else
+                (br_if $no (i32.ne (local.get $r) (i32.const 1)))
+                (br_if $no (i32.eqz (local.get $i)))
+                (br_if $no (i32.ne (local.get $previous) (i32.const 3)))
+                (br_if $no (i32.ne (local.get $d) (i32.const 3)))))
+            (local.set $previous (local.get $d))
+            (if (i32.eq (local.get $d) (i32.const 3)) (then (local.set $values (i32.add (local.get $values) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $levels))))
+      (br_if $no (i32.ne (local.get $values) (local.get $present)))
+      (global.set $rowsSeen (local.get $rows))
+      (return (call $values (local.get $len) (local.get $present) (local.get $endsOut) (local.get $gatesOut) (local.get $citingOut) (i32.const 0))))
+    (i32.const -1))
+
+  ;; The `count` values of a page that they fit, each non-empty (and with `noExample`, not starting
+  ;; "Example"), their lengths made spaces, their gates and citing pairs found: see textValues.
+  (func $values (param $len i32) (param $count i32) (param $endsOut i32) (param $gatesOut i32) (param $citingOut i32) (param $noExample i32) (result i32)
     (local $at i32) (local $i i32) (local $from i32) (local $to i32) (local $n i32)
     (local $gates i32) (local $g i32) (local $gate i32) (local $v i32) (local $cited i32) (local $pairs i32)
-    (if (i32.eqz (call $fit (local.get $len) (local.get $count))) (then (return (i32.const -2))))
     (block $no
       (loop $values
         (if (i32.lt_u (local.get $i) (local.get $count))
@@ -266,7 +304,7 @@
             (local.set $to (i32.add (local.get $from) (local.get $n)))
             (br_if $no (i32.eqz (local.get $n)))
             ;; "Example" (7 bytes): the first four as a word, then three.
-            (if (i32.ge_u (local.get $n) (i32.const 7))
+            (if (i32.and (local.get $noExample) (i32.ge_u (local.get $n) (i32.const 7)))
               (then (br_if $no (i32.and
                 (i32.eq (i32.load (local.get $from)) (i32.const 0x6d617845))
                 (i32.and (i32.eq (i32.load16_u offset=4 (local.get $from)) (i32.const 0x6c70))
@@ -308,4 +346,20 @@
           (br $eachGate)))
       (return (local.get $pairs)))
     (i32.const -1))
+
+  ;; int64sToNumbers: `count` little-endian INT64s at 0, as f64 at `out`: each its value when a safe
+  ;; integer (|v| < 2^53), else NaN (int64sInto's numbers).
+  (func (export "int64sToNumbers") (param $count i32) (param $out i32)
+    (local $i i32) (local $v i64)
+    (block $done
+      (loop $values
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $v (i64.load (i32.shl (local.get $i) (i32.const 3))))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3)))
+          (select
+            (f64.convert_i64_s (local.get $v))
+            (f64.const nan)
+            (i64.le_u (i64.add (local.get $v) (i64.const 0x1fffffffffffff)) (i64.const 0x3ffffffffffffe))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $values))))
 )

@@ -61,11 +61,11 @@ export function proveNumberPage(proof: CleanProof, view: ByteView, page: ByteArr
  * One page of the text column in the layout, unpacked `into` the scratch, proved as proveTexts
  * proves it (by its kernel where it takes the page). A page whose values do not fit fails the proof.
  */
-export function proveTextPage(proof: CleanProof, view: ByteView, ref: PageRef, codec: string, into?: PageScratch, kernel = true): void {
+export function proveTextPage(proof: CleanProof, view: ByteView, ref: PageRef, codec: string, into?: PageScratch): void {
   // Four bytes at least a value (its length): a header that claims more is refused before unpacking.
   const bytes = ref.values * 4 > ref.size ? null : pageValues(ref, codec, into)
   if (!bytes) return void proof.fail()
-  const walked = kernel ? textPageKernel(proof, view, bytes, ref.values) : null
+  const walked = textPageKernel(proof, view, bytes, ref.values)
   if (walked !== null) return void (walked || proof.fail())
   const page = byteArrayPage(bytes, ref.values, into)
   if (page) proveTexts(proof, view, page)

@@ -4,10 +4,11 @@ import type { CleanProof } from './checks/clean-proof.js'
 import type { ByteView } from './clean-view.js'
 import type { ListPage } from './parquet-pages.js'
 
-// The clean Parquet proof's per-value walks of a page, in WebAssembly (numberValues and textValues
-// in src/wasm/byte-scan.wat): the same loops in JavaScript ran before V8 had compiled them for much
-// of a short proof (the number walk alone was ~55 ms of a 0.4 s validation of 300k rows). Each is
-// held to its JavaScript twin in clean-parquet.ts, which runs where these cannot (see the tests).
+// The clean Parquet proof's per-value walks of a page, in WebAssembly (numberValues, textValues,
+// exampleValues and int64sToNumbers in src/wasm/byte-scan.wat): the same loops in JavaScript ran
+// before V8 had compiled them for much of a short proof (the number walk alone was ~55 ms of a 0.4 s
+// validation of 300k rows). Each is held to its JavaScript twin (clean-parquet.ts, parquet-pages.ts),
+// which runs where these cannot, by test/page-kernels.test.ts.
 
 /** Larger pages are walked in JavaScript: the module's memory, which never shrinks, stays ~8× this at most. */
 const MAX_PAGE_BYTES = 4 * 1024 * 1024

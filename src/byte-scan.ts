@@ -142,6 +142,7 @@ export interface Simd {
   int64sToNumbers(count: number, out: number): void
   exampleValues(length: number, levels: number, repAt: number, defAt: number, present: number, endsOut: number, gatesOut: number, citingOut: number): number
   rowsSeen: WebAssembly.Global
+  hybridLevels(at: number, end: number, width: number, out: number, n: number): number
 }
 
 let instance: Simd | null | undefined

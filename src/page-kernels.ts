@@ -113,6 +113,22 @@ export function int64sKernel(out: Float64Array, at: number, bytes: Uint8Array, c
   return at + count
 }
 
+/**
+ * A list page's levels (repetition, then definition, `n` of each: widths 1 and 2) decoded as
+ * walkLevels decodes them (hyparquet's decoder); null where the kernel does not take them (the
+ * walk then decodes them, and says when they do not decode).
+ */
+export function levelsKernel(levels: Uint8Array, repLength: number, n: number): [Int32Array, Int32Array] | null {
+  const simd = simdScan()
+  if (!simd || levels.length > MAX_PAGE_BYTES || n > MAX_PAGE_BYTES / 8 || !(repLength >= 0 && repLength <= levels.length)) return null
+  const repOut = align(levels.length, 4)
+  const defOut = repOut + 4 * n
+  const memory = room(simd, defOut + 4 * n)
+  memory.set(levels, 0)
+  if (!simd.hybridLevels(0, repLength, 1, repOut, n) || !simd.hybridLevels(repLength, levels.length, 2, defOut, n)) return null
+  return [new Int32Array(memory.buffer, repOut, n).slice(), new Int32Array(memory.buffer, defOut, n).slice()]
+}
+
 const align = (n: number, to: number) => Math.ceil(n / to) * to
 
 /** The kernels' memory, grown to `needed` bytes (a view of it: growing detaches the old one). */

@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
 import type { PageScratch } from './page-scratch.js'
-import { int64sKernel } from './page-kernels.js'
+import { int64sKernel, levelsKernel } from './page-kernels.js'
 import { gunzipBounded } from './workers/parquet-groups.mjs'
 
 /**
@@ -222,8 +222,8 @@ type ListElement = { name: string; num_children?: number; converted_type?: strin
 
 /** One page of a list column: each entry's levels, and its values decompressed. */
 export interface ListPage {
-  repetition: number[]
-  definition: number[]
+  repetition: ArrayLike<number>
+  definition: ArrayLike<number>
   /** PLAIN byte arrays: one for each entry whose definition level is 3. */
   values: Buffer
   /** How many values the header says there are. */
@@ -241,8 +241,29 @@ export function listPage(ref: PageRef, codec: string, into?: PageScratch): ListP
   const present = v2.num_values - v2.num_nulls
   if (!(v2.num_values <= MAX_PAGE_LEVELS && present >= 0 && present * 4 <= ref.size)) return null
   const repLength = v2.repetition_levels_byte_length
-  if (!runsFit(ref.levels.subarray(0, repLength), 1, v2.num_values) || !runsFit(ref.levels.subarray(repLength), 2, v2.num_values)) return null
-  const reader = { view: new DataView(ref.levels.buffer, ref.levels.byteOffset, ref.levels.byteLength), offset: 0 }
+  if (!levelsFit(ref.levels, repLength, v2.num_values)) return null
+  const levels = levelsKernel(ref.levels, repLength, v2.num_values) ?? walkLevels(ref.levels, v2)
+  if (!levels) return null
+  const values = pageValues(ref, codec, into)
+  return values && { repetition: levels[0], definition: levels[1], values, present: v2.num_values - v2.num_nulls }
+}
+
+/**
+ * Whether a list page's level runs (repetition, width 1, then definition, width 2) lie within their
+ * bytes and add up to `n` levels (a bit-packed run's last group may pass it by 7): what the decoders
+ * are given, so that no run lengthens their arrays without bound.
+ */
+export function levelsFit(levels: Uint8Array, repLength: number, n: number): boolean {
+  return runsFit(levels.subarray(0, repLength), 1, n) && runsFit(levels.subarray(repLength), 2, n)
+}
+
+/**
+ * A list page's repetition and definition levels decoded by hyparquet's decoder, as the exact path
+ * decodes them (where the kernel does not take them, and in tests, its twin); null when they do
+ * not decode to one of each per entry. Only for levels that fit (levelsFit).
+ */
+export function walkLevels(levels: Uint8Array, v2: PageHeaderV2): [number[], number[]] | null {
+  const reader = { view: new DataView(levels.buffer, levels.byteOffset, levels.byteLength), offset: 0 }
   // Arrays as hyparquet's: a run that goes past the end lengthens one, and that is seen (not taken).
   const repetition = new Array<number>(v2.num_values)
   const definition = new Array<number>(v2.num_values)
@@ -253,9 +274,7 @@ export function listPage(ref: PageRef, codec: string, into?: PageScratch): ListP
   } catch {
     return null
   }
-  if (repetition.length !== v2.num_values || definition.length !== v2.num_values) return null
-  const values = pageValues(ref, codec, into)
-  return values && { repetition, definition, values, present: v2.num_values - v2.num_nulls }
+  return repetition.length === v2.num_values && definition.length === v2.num_values ? [repetition, definition] : null
 }
 
 /**

@@ -1,12 +1,14 @@
 import fc from 'fast-check'
+import { ByteWriter } from 'hyparquet-writer'
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build.js'
 import { simdScan } from '../src/byte-scan.js'
 import { CleanProof } from '../src/checks/clean-proof.js'
 import { proveTexts, walkExamplePage, walkNumberValues } from '../src/clean-parquet.js'
 import { ByteView } from '../src/clean-view.js'
-import { examplePageKernel, int64sKernel, numberPageKernel, textPageKernel } from '../src/page-kernels.js'
-import { byteArrayPage, walkInt64s, type ListPage } from '../src/parquet-pages.js'
+import { examplePageKernel, int64sKernel, levelsKernel, numberPageKernel, textPageKernel } from '../src/page-kernels.js'
+import { byteArrayPage, levelsFit, walkInt64s, walkLevels, type ListPage } from '../src/parquet-pages.js'
 import { type ReferenceKind } from '../src/references.js'
 import { lettersAt, SUBRULE_LETTERS } from '../src/rule-number.js'
 import { readBytes, releases } from './helpers/shared.js'
@@ -349,6 +351,74 @@ describe('the page kernels', () => {
     }
     expect([...check(edges, 1).subarray(1, 1 + edges.length)]).toEqual([0, 1, -1, 2 ** 53 - 1, NaN, NaN, -(2 ** 53) + 1, NaN, NaN, NaN, 2 ** 32, 2 ** 32 - 1, -(2 ** 32)])
     fc.assert(fc.property(fc.array(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -(2n ** 54n), max: 2n ** 54n }), fc.constantFrom(...edges))), fc.nat(3), (values, at) => void check(values, at)), { numRuns: RUNS })
+  })
+
+  it('decode list levels as hyparquet does: every release\'s examples as our writer encodes them, and damaged encodings', () => {
+    /** A page's level bytes as the writer lays them out: repetition (width 1), then definition (width 2). */
+    const encode = (page: ListPage) => {
+      const writer = new ByteWriter()
+      const repLength = writeRleBitPackedHybrid(writer, Array.from(page.repetition), 1)
+      writeRleBitPackedHybrid(writer, Array.from(page.definition), 2)
+      return { levels: new Uint8Array(writer.getBuffer()), repLength }
+    }
+    const both = (levels: Uint8Array, repLength: number, n: number, definitionLength = levels.length - repLength) => {
+      const header = { num_values: n, repetition_levels_byte_length: repLength, definition_levels_byte_length: definitionLength } as Parameters<typeof walkLevels>[1]
+      const kernel = levelsKernel(levels, repLength, n)
+      const walk = walkLevels(levels, header)
+      return { kernel: kernel && kernel.map((a) => Array.from(a)), walk }
+    }
+    let taken = 0
+    for (const { examples } of releaseRows()) {
+      for (let at = 0; at < examples.length; at += 1000) {
+        const page = listPageOf(examples.slice(at, at + 1000))
+        const { levels, repLength } = encode(page)
+        expect(levelsFit(levels, repLength, page.repetition.length)).toBe(true)
+        const decoded = both(levels, repLength, page.repetition.length)
+        expect(decoded.kernel).toEqual([Array.from(page.repetition), Array.from(page.definition)])
+        expect(decoded.kernel).toEqual(decoded.walk)
+        taken++
+      }
+    }
+    expect(taken).toBeGreaterThan(20)
+    // hyparquet reads a byte for a bit-packed run of no groups (header 1), which the runs' own walk
+    // does not: such levels are left to it.
+    const noGroups = Uint8Array.of(0x01, 0x10, 0x00, 0x10, 0x01)
+    expect(levelsFit(noGroups, 3, 8)).toBe(true)
+    expect(levelsKernel(noGroups, 3, 8)).toBeNull()
+    // Any levels (in range or not) as the writer encodes them, then damaged: the kernel decodes them
+    // as the walk does, or leaves them to it.
+    const lists = fc.array(fc.array(fc.constant('x'), { maxLength: 3 }), { maxLength: 60 })
+    const damage = fc.record({
+      flips: fc.array(fc.tuple(fc.nat(400), fc.integer({ min: 0, max: 255 })), { maxLength: 2 }),
+      cut: fc.nat(3),
+      nShift: fc.constantFrom(0, 0, 0, 1, -1, 8),
+      repShift: fc.constantFrom(0, 0, 0, 1, -1),
+      odd: fc.option(fc.tuple(fc.nat(200), fc.integer({ min: 0, max: 3 }))),
+    })
+    let decoded = 0
+    fc.assert(
+      fc.property(lists, damage, (rows, d) => {
+        const page = listPageOf(rows)
+        const definition = Array.from(page.definition)
+        if (d.odd && definition.length > 0) definition[d.odd[0] % definition.length] = d.odd[1]
+        const { levels, repLength } = encode({ ...page, definition })
+        for (const [at, byte] of d.flips) if (levels.length > 0) levels[at % levels.length] = byte
+        const cut = levels.subarray(0, Math.max(0, levels.length - d.cut))
+        const n = Math.max(0, page.repetition.length + d.nShift)
+        const rep = Math.max(0, Math.min(cut.length, repLength + d.repShift))
+        // (listPage decodes only levels whose runs fit: else hyparquet's arrays could grow without bound.)
+        if (!levelsFit(cut, rep, n)) return
+        const out = both(cut, rep, n)
+        if (out.kernel !== null) {
+          expect(out.kernel).toEqual(out.walk)
+          decoded++
+        }
+        // What the writer wrote, undamaged, is always taken (levels out of range included).
+        if (d.flips.length === 0 && d.cut === 0 && d.nShift === 0 && d.repShift === 0) expect(out.kernel).not.toBeNull()
+      }),
+      { numRuns: RUNS },
+    )
+    expect(decoded).toBeGreaterThan(RUNS / 10)
   })
 
   it('leave pages to the walk where they would grow the module\'s memory past its bound', () => {

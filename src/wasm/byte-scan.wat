@@ -362,4 +362,65 @@
             (i64.le_u (i64.add (local.get $v) (i64.const 0x1fffffffffffff)) (i64.const 0x3ffffffffffffe))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $values))))
+
+  ;; hybridLevels: `n` levels of `width` bits (1 or 2) from the RLE/bit-packed hybrid at at..end, as
+  ;; hyparquet's readRleBitPackedHybrid reads them, into i32s at `out`: 1. 0 where that reader
+  ;; could read otherwise or fail (the caller then uses it): a header of more than four bytes, a
+  ;; bit-packed run of no groups (it reads a byte all the same), a run past `end`, or an RLE run
+  ;; past `n` (it lengthens its array). Bit-packed values past `n` are dropped, as it drops them.
+  (func (export "hybridLevels") (param $at i32) (param $end i32) (param $width i32) (param $out i32) (param $n i32) (result i32)
+    (local $seen i32) (local $h i32) (local $b i32) (local $shift i32) (local $count i32)
+    (local $k i32) (local $bit i32) (local $v i32) (local $mask i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $width)) (i32.const 1)))
+    (block $refuse
+      (loop $runs
+        (if (i32.ge_u (local.get $seen) (local.get $n)) (then (return (i32.const 1))))
+        ;; The run's header, a varint of at most four bytes.
+        (local.set $h (i32.const 0))
+        (local.set $shift (i32.const 0))
+        (block $header
+          (loop $bytes
+            (br_if $refuse (i32.ge_u (local.get $at) (local.get $end)))
+            (local.set $b (i32.load8_u (local.get $at)))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (local.set $h (i32.or (local.get $h) (i32.shl (i32.and (local.get $b) (i32.const 0x7f)) (local.get $shift))))
+            (br_if $header (i32.lt_u (local.get $b) (i32.const 0x80)))
+            (local.set $shift (i32.add (local.get $shift) (i32.const 7)))
+            (br_if $refuse (i32.gt_u (local.get $shift) (i32.const 21)))
+            (br $bytes)))
+        (local.set $count (i32.shr_u (local.get $h) (i32.const 1)))
+        (if (i32.and (local.get $h) (i32.const 1))
+          (then
+            ;; Bit-packed: `count` groups of eight values, `width` bytes a group; no value straddles a byte.
+            (br_if $refuse (i32.eqz (local.get $count)))
+            (br_if $refuse (i32.gt_u (i32.mul (local.get $count) (local.get $width)) (i32.sub (local.get $end) (local.get $at))))
+            (local.set $k (i32.const 0))
+            (block $packed
+              (loop $values
+                (br_if $packed (i32.ge_u (local.get $k) (i32.shl (local.get $count) (i32.const 3))))
+                (br_if $packed (i32.ge_u (local.get $seen) (local.get $n)))
+                (local.set $bit (i32.mul (local.get $k) (local.get $width)))
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $seen) (i32.const 2)))
+                  (i32.and
+                    (i32.shr_u (i32.load8_u (i32.add (local.get $at) (i32.shr_u (local.get $bit) (i32.const 3)))) (i32.and (local.get $bit) (i32.const 7)))
+                    (local.get $mask)))
+                (local.set $seen (i32.add (local.get $seen) (i32.const 1)))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $values)))
+            (local.set $at (i32.add (local.get $at) (i32.mul (local.get $count) (local.get $width)))))
+          (else
+            ;; RLE: one byte of value, repeated `count` times.
+            (br_if $refuse (i32.ge_u (local.get $at) (local.get $end)))
+            (local.set $v (i32.load8_u (local.get $at)))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (br_if $refuse (i32.gt_u (local.get $count) (i32.sub (local.get $n) (local.get $seen))))
+            (block $filled
+              (loop $fill
+                (br_if $filled (i32.eqz (local.get $count)))
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $seen) (i32.const 2))) (local.get $v))
+                (local.set $seen (i32.add (local.get $seen) (i32.const 1)))
+                (local.set $count (i32.sub (local.get $count) (i32.const 1)))
+                (br $fill)))))
+        (br $runs)))
+    (i32.const 0))
 )

@@ -1,6 +1,6 @@
-;; The clean proofs' byte kernels: the byte scan (see byte-scan.ts), and the per-value walks of a
-;; Parquet page's numbers and texts (see page-kernels.ts), which run compiled from their first call
-;; where the same loops in JavaScript ran cold for much of a short proof.
+;; The clean proofs' byte kernels: the byte scan (see byte-scan.ts), and the walks of a Parquet
+;; page's values (see page-kernels.ts: numbers, texts, examples and their levels, INT64s), which run
+;; compiled from their first call where the same loops in JavaScript ran cold for much of a short proof.
 ;;
 ;; scan: sixteen bytes at a time. The region's bytes are at 0..len of the memory, followed by 16
 ;; bytes of 'A' (no digit, space or control byte), so the last vector needs no special case.

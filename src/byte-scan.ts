@@ -35,21 +35,16 @@ export class ByteScan {
     // The bytes and 16 of padding, then room for a gate at every byte and the most control bytes.
     const gatesOut = (length + 16 + 15) & ~15
     const controlsOut = gatesOut + 4 * (length + 1)
-    const needed = controlsOut + 4 * most
-    if (simd.memory.buffer.byteLength < needed) simd.memory.grow(Math.ceil((needed - simd.memory.buffer.byteLength) / 65536))
-    const memory = new Uint8Array(simd.memory.buffer)
+    const memory = kernelMemory(simd, controlsOut + 4 * most)
     memory.set(bytes.subarray(from, to), 0)
     memory.fill(0x41, length, length + 16)
-    const count = simd.scan(length, gatesOut, controlsOut, most, controls ? 1 : 0)
-    if (this.gates.length < count) this.gates = new Int32Array(count * 2)
-    this.gates.set(new Int32Array(simd.memory.buffer, gatesOut, count))
-    this.gateCount = count
+    this.gatesFrom(simd.memory, gatesOut, simd.scan(length, gatesOut, controlsOut, most, controls ? 1 : 0))
     const kept = controls ? simd.controlCount.value : 0
     this.controls = kept > 0 ? Array.from(new Int32Array(simd.memory.buffer, controlsOut, kept)) : []
     this.controlsUpTo = kept === maxControls ? this.controls[kept - 1]! : Infinity
   }
 
-  /** The gates a page walk found (textValues), `count` of them at `at` of the kernels' memory. */
+  /** The gates the scan found (itself, or within textValues), `count` of them at `at` of the kernels' memory. */
   gatesFrom(memory: WebAssembly.Memory, at: number, count: number): void {
     if (this.gates.length < count) this.gates = new Int32Array(count * 2)
     this.gates.set(new Int32Array(memory.buffer, at, count))
@@ -143,6 +138,13 @@ export interface Simd {
   exampleValues(length: number, levels: number, repAt: number, defAt: number, present: number, endsOut: number, gatesOut: number, citingOut: number): number
   rowsSeen: WebAssembly.Global
   hybridLevels(at: number, end: number, width: number, out: number, n: number): number
+}
+
+/** The kernels' memory, grown to `needed` bytes: a view of it (growing detaches the views before). */
+export function kernelMemory(simd: Simd, needed: number): Uint8Array {
+  const memory = simd.memory
+  if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536))
+  return new Uint8Array(memory.buffer)
 }
 
 let instance: Simd | null | undefined

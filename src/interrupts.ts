@@ -11,12 +11,15 @@ export function onInterrupt(cleanup: () => void): () => void {
     const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
     for (const [signal, code] of Object.entries(codes)) {
       process.on(signal, () => {
-        // A cleanup that fails leaves what it could not remove for the next run's sweep: the run
-        // still ends as the signal says, not as an internal error.
+        // A cleanup that fails leaves what it could not remove for the next run's sweep, and says so
+        // in one line: the run still ends as the signal says, not as an internal error.
         for (const c of cleanups) {
           try {
             c()
-          } catch {}
+          } catch (e) {
+            const reason = e instanceof Error ? e.message.split('\n')[0] : String(e)
+            process.stderr.write(`mtg-rules: interrupted; a temporary file or folder was left (${reason}); the next run removes it\n`)
+          }
         }
         process.exit(code)
       })

@@ -1,5 +1,5 @@
 import { Buffer, isUtf8 } from 'node:buffer'
-import { simdScan, type Simd } from './byte-scan.js'
+import { kernelMemory, simdScan, type Simd } from './byte-scan.js'
 import type { CleanProof } from './checks/clean-proof.js'
 import type { ByteView } from './clean-view.js'
 import type { ListPage } from './parquet-pages.js'
@@ -27,7 +27,7 @@ export function numberPageKernel(proof: CleanProof, bytes: Uint8Array, count: nu
   const indexAt = align(len, 8)
   const keysOut = indexAt + 8 * count
   const sectionsOut = keysOut + 4 * count
-  const memory = room(simd, sectionsOut + SECTIONS)
+  const memory = kernelMemory(simd, sectionsOut + SECTIONS)
   memory.set(bytes, 0)
   new Float64Array(memory.buffer, indexAt, count).set(index.subarray(row, row + count))
   memory.fill(0, sectionsOut, sectionsOut + SECTIONS)
@@ -52,7 +52,7 @@ export function textPageKernel(proof: CleanProof, view: ByteView, bytes: Buffer,
   const endsOut = align(len + 16, 4)
   const gatesOut = endsOut + 4 * count
   const citingOut = gatesOut + 4 * (len + 1)
-  const memory = room(simd, citingOut + 8 * count)
+  const memory = kernelMemory(simd, citingOut + 8 * count)
   memory.set(bytes, 0)
   const citing = simd.textValues(len, count, endsOut, gatesOut, citingOut)
   if (citing === -2) return false
@@ -80,7 +80,7 @@ export function examplePageKernel(proof: CleanProof, view: ByteView, page: ListP
   const citingOut = gatesOut + 4 * (len + 1)
   const repAt = citingOut + 8 * present
   const defAt = repAt + 4 * n
-  const memory = room(simd, defAt + 4 * n)
+  const memory = kernelMemory(simd, defAt + 4 * n)
   memory.set(values, 0)
   new Int32Array(memory.buffer, repAt, n).set(page.repetition)
   new Int32Array(memory.buffer, defAt, n).set(page.definition)
@@ -106,7 +106,7 @@ export function int64sKernel(out: Float64Array, at: number, bytes: Uint8Array, c
   const simd = simdScan()
   if (!simd || count * 8 > MAX_PAGE_BYTES || count * 8 > bytes.length || at + count > out.length) return null
   const numbersAt = align(count * 8, 8)
-  const memory = room(simd, numbersAt + count * 8)
+  const memory = kernelMemory(simd, numbersAt + count * 8)
   memory.set(bytes.subarray(0, count * 8), 0)
   simd.int64sToNumbers(count, numbersAt)
   out.set(new Float64Array(memory.buffer, numbersAt, count), at)
@@ -123,17 +123,10 @@ export function levelsKernel(levels: Uint8Array, repLength: number, n: number): 
   if (!simd || levels.length > MAX_PAGE_BYTES || n > MAX_PAGE_BYTES / 8 || !(repLength >= 0 && repLength <= levels.length)) return null
   const repOut = align(levels.length, 4)
   const defOut = repOut + 4 * n
-  const memory = room(simd, defOut + 4 * n)
+  const memory = kernelMemory(simd, defOut + 4 * n)
   memory.set(levels, 0)
   if (!simd.hybridLevels(0, repLength, 1, repOut, n) || !simd.hybridLevels(repLength, levels.length, 2, defOut, n)) return null
   return [new Int32Array(memory.buffer, repOut, n).slice(), new Int32Array(memory.buffer, defOut, n).slice()]
 }
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to
-
-/** The kernels' memory, grown to `needed` bytes (a view of it: growing detaches the old one). */
-function room(simd: Simd, needed: number): Uint8Array {
-  const memory = simd.memory
-  if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536))
-  return new Uint8Array(memory.buffer)
-}

@@ -120,7 +120,7 @@ describe('an interrupted run', () => {
       setTimeout(() => {}, 10000)
     })`
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
-    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([129, 'second cleanup ran', ''])
+    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([129, 'second cleanup ran', 'mtg-rules: interrupted; a temporary file or folder was left (ENOTEMPTY); the next run removes it\n'])
   })
 })
 

@@ -55,3 +55,23 @@ export function release(date: string): ReleaseFacts {
 }
 
 export const readBytes = (path: string) => new Uint8Array(readFileSync(path))
+
+const NUMBER_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve']
+
+/**
+ * How many chapters the rules body of a release has, read from the archive README's "Chapters:"
+ * paragraph ("five from 2001 …, six from 2005-08-01 …, eight in 2009-07-11 …, nine since
+ * 2009-09-04"): the era that began last on or before the release's date.
+ */
+export function chapterCount(effective: string): number {
+  const readme = readFileSync(join(RULES_ARCHIVE, 'README.md'), 'utf8')
+  const paragraph = /^- Chapters:[^]*?(?=\n- |\n\n|(?![^]))/m.exec(readme)?.[0]
+  if (!paragraph) throw new Error(`no "Chapters:" paragraph in ${RULES_ARCHIVE}/README.md`)
+  const eras = [...paragraph.matchAll(/\b([a-z]+)\s+(?:from|in|since)\s+(\d{4}(?:-\d{2}-\d{2})?)\b/g)]
+    .map((m) => ({ count: NUMBER_WORDS.indexOf(m[1]!) + 1, from: m[2]! }))
+    .filter((e) => e.count > 0)
+    .sort((a, b) => a.from.localeCompare(b.from))
+  const era = eras.filter((e) => e.from <= effective).at(-1)
+  if (!era) throw new Error(`the README's "Chapters:" paragraph names no era for ${effective}`)
+  return era.count
+}

@@ -8,7 +8,7 @@ DEPS := node_modules/.package-lock.json
 BIN := node_modules/.bin
 CLI := dist/bin/cli.js
 # What the compiled CLI is made from: it is rebuilt only when one of these changes.
-SOURCES := $(shell find src schemas scripts/compile-schemas.mjs scripts/compile-wasm.mjs scripts/bundle-cli.mjs -type f -not -path 'src/generated/*') package.json tsconfig.json
+SOURCES := $(shell find src schemas scripts/compile-schemas.mjs scripts/compile-wasm.mjs scripts/copy-mjs.mjs scripts/bundle-cli.mjs -type f -not -path 'src/generated/*') package.json tsconfig.json
 TEST_RESULTS := node_modules/.cache/mtg-rules-etl/test-results.json
 
 .PHONY: all build dataset test fuzz bench validate release history clean

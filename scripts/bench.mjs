@@ -49,7 +49,7 @@ function repeat(args, runs = RUNS) {
 }
 
 const lib = await import(join(repo, 'dist/src/index.js'))
-const tables = await import(join(repo, 'dist/src/tables.js'))
+const tables = await import(join(repo, 'dist/src/core/tables.js'))
 
 /**
  * Where a whole-process build spends its time, stage by stage, cold (as every `build` runs): the

@@ -9,13 +9,12 @@ import { build } from 'rolldown'
 
 const dist = join(resolve(import.meta.dirname, '..'), 'dist')
 const out = join(dist, 'bin')
-// Workers are found at run time as `new URL('./clean-worker.js', import.meta.url)` from a chunk
-// in out/: each is an entry of its own, under the same name beside the chunks.
+// Workers are found at run time as `new URL('./workers/proof-worker.js', import.meta.url)` from
+// their spawner in src/io/: each is an entry of its own, at the same path below out/ as below src/io/.
 const input = {
-  cli: join(dist, 'src/cli.js'),
-  'history-worker': join(dist, 'src/history-worker.js'),
-  'workers/decode-binary': join(dist, 'src/workers/decode-binary.mjs'),
-  'workers/parquet-groups': join(dist, 'src/workers/parquet-groups.mjs'),
+  cli: join(dist, 'src/cli/cli.js'),
+  'workers/history-worker': join(dist, 'src/io/workers/history-worker.js'),
+  'workers/decode-binary': join(dist, 'src/io/workers/decode-binary.mjs'),
 }
 
 rmSync(out, { recursive: true, force: true })
@@ -27,7 +26,7 @@ await build({
   output: {
     dir: out,
     format: 'esm',
-    entryFileNames: (chunk) => (chunk.name.startsWith('workers/') ? '[name].mjs' : '[name].js'),
+    entryFileNames: (chunk) => (chunk.name === 'workers/decode-binary' ? '[name].mjs' : '[name].js'),
     chunkFileNames: '[name]-[hash].js',
   },
 })
@@ -35,9 +34,9 @@ await build({
 // while the main thread is busy, and each chunk it loaded through the ES module loader (six, shared
 // with the CLI's) cost it time before its first unit (~10 ms of a 0.35 s validation of 300k rows).
 await build({
-  input: { 'clean-worker': join(dist, 'src/clean-worker.js') },
+  input: { 'workers/proof-worker': join(dist, 'src/io/workers/proof-worker.js') },
   platform: 'node',
   logLevel: 'warn',
   external: [/^node:/],
-  output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'clean-worker-[name]-[hash].js' },
+  output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'proof-worker-[name]-[hash].js' },
 })

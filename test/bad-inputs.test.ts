@@ -113,7 +113,7 @@ describe('an interrupted run', () => {
   // Writes still under way can add a file while the staging folder is removed (ENOTEMPTY, seen once
   // under load): a cleanup that fails must not turn the signal's exit into an internal error.
   it('ends with the signal\'s code even when a cleanup fails, and runs the other cleanups', () => {
-    const script = `import(${JSON.stringify(join(REPO, 'dist/src/interrupts.js'))}).then(({ onInterrupt }) => {
+    const script = `import(${JSON.stringify(join(REPO, 'dist/src/io/interrupts.js'))}).then(({ onInterrupt }) => {
       onInterrupt(() => { throw new Error('ENOTEMPTY') })
       onInterrupt(() => console.log('second cleanup ran'))
       process.kill(process.pid, 'SIGHUP')

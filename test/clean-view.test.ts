@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
-import { ByteScan } from '../src/byte-scan.js'
-import { ByteView } from '../src/clean-view.js'
-import { extractReferences, forEachReference, forEachReferenceAfter, type ReferenceKind } from '../src/references.js'
-import { lettersAt } from '../src/rule-number.js'
+import { buildDataset } from '../src/build/build.js'
+import { ByteScan } from '../src/validate/proof/byte-scan.js'
+import { ByteView } from '../src/validate/proof/clean-view.js'
+import { extractReferences, forEachReference, forEachReferenceAfter, type ReferenceKind } from '../src/core/citations.js'
+import { lettersAt } from '../src/core/rule-number.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 const RUNS = Math.max(200, Math.round(Number(process.env.FUZZ_RUNS ?? 2000)))

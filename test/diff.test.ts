@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { renderChangelog } from '../src/changelog.js'
-import { diffReleases, similarity, type DiffSide } from '../src/diff.js'
-import { diffSideOf } from '../src/diff-input.js'
-import { buildDataset } from '../src/build.js'
+import { renderChangelog } from '../src/history/changelog.js'
+import { diffReleases, similarity, type DiffSide } from '../src/history/diff.js'
+import { diffSideOf } from '../src/history/diff-input.js'
+import { buildDataset } from '../src/build/build.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const side = (label: string, rows: [string, string, string[]?][]): DiffSide => ({

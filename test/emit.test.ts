@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync'
 import { parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { buildDataset, type BuildResult } from '../src/build.js'
+import { buildDataset, type BuildResult } from '../src/build/build.js'
 import { duck, lit } from './helpers/duckdb.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -61,8 +61,8 @@ describe('exports read back with independent readers', () => {
       for (const c of strings) expect([c.path_in_schema, c.encodings, c.has_min]).toEqual([c.path_in_schema, 'PLAIN', false])
     }
     // rules_meta's chapter repeats on every row: in groups of 1,000 rows, it is dictionary-encoded with min/max.
-    const { RULES_META_TABLE } = await import('../src/tables.js')
-    const { writeParquet } = await import('../src/write-parquet.js')
+    const { RULES_META_TABLE } = await import('../src/core/tables.js')
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
     const meta = built.tables.find((t) => t.spec.name === 'rules_meta')!.rows
     writeFileSync(file('grouped.parquet'), writeParquet(RULES_META_TABLE, meta, 'test', { rowGroupSize: 1000 }))
     const chapter = (await columns(file('grouped.parquet'))).filter((c) => c.path_in_schema === 'chapter')

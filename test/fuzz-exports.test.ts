@@ -1,13 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
-import { EtlError } from '../src/errors.js'
+import { buildDataset } from '../src/build/build.js'
+import { EtlError } from '../src/core/errors.js'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/node.js'
-import { validateExportStream, validateSource } from '../src/validate.js'
-import { writeArrow } from '../src/write-arrow.js'
+import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/io/files.js'
+import { validateExportStream, validateSource } from '../src/validate/validate.js'
+import { writeArrow } from '../src/exports/arrow-write.js'
 import { readBytes, release } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000 for the build fuzzer.

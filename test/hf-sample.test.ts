@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
+import { buildDataset } from '../src/build/build.js'
 import { release, readBytes } from './helpers/shared.js'
 import { sampleRows } from './helpers/hf-sample.js'
 

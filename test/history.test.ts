@@ -2,18 +2,18 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
-import { diffReleases } from '../src/diff.js'
-import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history-lines.js'
-import { writeFilesInto } from '../src/output-folder.js'
-import { EtlError } from '../src/errors.js'
-import { startRulesHistory } from '../src/rules-history.js'
-import { RULES_HISTORY_TABLE } from '../src/tables.js'
-import { writeCsv } from '../src/write-csv.js'
-import { writeJsonl } from '../src/write-jsonl.js'
+import { buildDataset } from '../src/build/build.js'
+import { diffReleases } from '../src/history/diff.js'
+import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history/history-lines.js'
+import { writeFilesInto } from '../src/io/output-folder.js'
+import { EtlError } from '../src/core/errors.js'
+import { startRulesHistory } from '../src/history/rules-history.js'
+import { RULES_HISTORY_TABLE } from '../src/core/tables.js'
+import { writeCsv } from '../src/exports/csv-write.js'
+import { writeJsonl } from '../src/exports/jsonl-write.js'
 import { cli } from './helpers/cli.js'
 import { readBytes, releases, RULES_ARCHIVE } from './helpers/shared.js'
-import { decode } from '../src/read.js'
+import { decode } from '../src/text/decode.js'
 
 describe('mtg-rules history', () => {
   it('builds every release, oldest first, with a table and history files', () => {
@@ -130,7 +130,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
 
   it('checks every real row against its schema by the shortcut, as ajv would, and leaves a damaged one to ajv', async () => {
     const { plainHistoryRow, rowValidator } = await import('../src/checks/schema.js')
-    const { toCheckRow } = await import('../src/check.js')
+    const { toCheckRow } = await import('../src/checks/run-checks.js')
     const validate = rowValidator('rules_history')
     expect(rows.length).toBe(facts.reduce((n, f) => n + f.rules, 0))
     expect(rows.filter((r, position) => !plainHistoryRow(toCheckRow(r, { position })) || !validate(r))).toEqual([])

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { decode } from '../src/read.js'
+import { decode } from '../src/text/decode.js'
 import { snapshot } from './helpers/cli.js'
 import { CLI, readBytes, release, REPO } from './helpers/shared.js'
 
@@ -173,8 +173,8 @@ describe('Parquet from other writers and of many row groups', () => {
   })
 
   it('a 250,000-row file is read row group by row group, positions running on across groups', async () => {
-    const { writeParquet } = await import('../src/write-parquet.js')
-    const { RULES_TABLE } = await import('../src/tables.js')
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
     const rows = Array.from({ length: 250_000 }, (_, i) => ({ number: `${100 + Math.floor(i / 1000)}.${(i % 1000) + 1}`, text: `Rule ${i}.`, examples: i % 7 === 0 ? [`Example ${i}.`] : [], index: i }))
     rows[200_000] = { ...rows[199_999]!, index: 200_000 }
     const file = join(tmp, 'big.parquet')

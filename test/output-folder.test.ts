@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EtlError } from '../src/errors.js'
-import { replaceFolder } from '../src/output-folder.js'
+import { EtlError } from '../src/core/errors.js'
+import { replaceFolder } from '../src/io/output-folder.js'
 
 const ours = () => true
 const file = (name: string, text: string) => ({ name, bytes: new TextEncoder().encode(text) })

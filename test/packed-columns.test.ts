@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { packColumn, transfers, valueAt } from '../src/workers/packed-columns.mjs'
+import { packColumn, transfers, valueAt } from '../src/exports/packed-columns.mjs'
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
 const unpack = (values: unknown[]) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import zlib, { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it, vi } from 'vitest'
-import { PageScratch } from '../src/page-scratch.js'
+import { PageScratch } from '../src/validate/proof/page-scratch.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 const RUNS = Math.max(100, Math.round(Number(process.env.FUZZ_RUNS ?? 2000) / 10))

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parquetMetadata } from 'hyparquet'
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
-import { checkedParquet, checkParquetFile, headerIn } from '../src/parquet-check.js'
+import { buildDataset } from '../src/build/build.js'
+import { checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet-frame.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2025-02-07')

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { normalizeRules } from '../src/normalize.js'
-import { parseDocument } from '../src/parse.js'
-import { decode, splitLines } from '../src/read.js'
+import { normalizeRules } from '../src/text/normalize.js'
+import { parseDocument } from '../src/text/parse.js'
+import { decode, splitLines } from '../src/text/decode.js'
 import { chapterCount, readBytes, release, releases } from './helpers/shared.js'
 
 const parseFile = (path: string) => parseDocument(splitLines(decode(readBytes(path)).text))

@@ -1,9 +1,9 @@
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { describe, expect, it } from 'vitest'
-import { buildDataset } from '../src/build.js'
-import { EtlError } from '../src/errors.js'
-import { writeArrow } from '../src/write-arrow.js'
-import { validateExportStream, validateSource } from '../src/validate.js'
+import { buildDataset } from '../src/build/build.js'
+import { EtlError } from '../src/core/errors.js'
+import { writeArrow } from '../src/exports/arrow-write.js'
+import { validateExportStream, validateSource } from '../src/validate/validate.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2026-06-19')
@@ -173,9 +173,9 @@ describe('a Parquet row group that fails while the one before is still being che
   it('is reported as what it is, not lost (waiting out the time limit) nor a crash', async () => {
     const { parquetMetadata } = await import('hyparquet')
     const { parquetHeader } = await import('hyparquet/src/column.js')
-    const { openExport } = await import('../src/read-export.js')
-    const { RULES_TABLE } = await import('../src/tables.js')
-    const { writeParquet } = await import('../src/write-parquet.js')
+    const { openExport } = await import('../src/exports/read-export.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
     const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows, 'test', { rowGroupSize: 1500 })
     // Damage the compressed text of the second row group: its page headers stay sound.
     const text = parquetMetadata(bytes.buffer as ArrayBuffer).row_groups[1]!.columns.find((c) => c.meta_data?.path_in_schema[0] === 'text')!.meta_data!
@@ -215,10 +215,10 @@ describe('a GZIP page that unpacks to far more than its header says', () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
-    const { RULES_TABLE } = await import('../src/tables.js')
-    const { writeParquet } = await import('../src/write-parquet.js')
-    const { inputFileChunks, MAX_EXPORT_BYTES } = await import('../src/node.js')
-    const { proveParquetFile } = await import('../src/prove-parquet.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { inputFileChunks, MAX_EXPORT_BYTES } = await import('../src/io/files.js')
+    const { proveParquetFile } = await import('../src/io/prove-parquet.js')
     // Each page's bytes followed by 64 MiB of zeros: the header keeps the true size, the body unpacks to 64 MiB more.
     const bomb = { GZIP: (bytes: Uint8Array) => gzipSync(Buffer.concat([bytes, Buffer.alloc(64 * 1024 * 1024)]), { level: 1 }) }
     const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows.slice(0, 50), 'test', { compressors: bomb })

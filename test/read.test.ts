@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { EtlError } from '../src/errors.js'
+import { EtlError } from '../src/core/errors.js'
 import { isUtf8 } from 'node:buffer'
-import { countLineEndings, decode, firstInvalidUtf8, lineEndingLabel, splitLines } from '../src/read.js'
+import { countLineEndings, decode, firstInvalidUtf8, lineEndingLabel, splitLines } from '../src/text/decode.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
 const ENCODINGS: Record<string, { encoding: string; bom: boolean }> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { extractReferences } from '../src/references.js'
+import { extractReferences } from '../src/core/citations.js'
 
 const targets = (text: string) => extractReferences(text, 'src').map((r) => `${r.kind}:${r.target}`)
 

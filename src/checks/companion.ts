@@ -1,9 +1,9 @@
-import { boundedDiagnostics } from '../bounded.js'
-import { append } from '../append.js'
-import { diagnostics } from '../diagnostics.js'
-import type { ExportRecord } from '../read-export.js'
-import type { TableSpec } from '../tables.js'
-import type { Diagnostic } from '../types.js'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { append } from '../core/append.js'
+import { diagnostics } from '../core/diagnostics.js'
+import type { ExportRecord } from '../exports/read-export.js'
+import type { TableSpec } from '../core/tables.js'
+import type { Diagnostic } from '../core/types.js'
 import { schemaDiagnostics } from './schema.js'
 
 /** What exists in the rules table a companion file goes with. */

@@ -1,8 +1,8 @@
-import { boundedDiagnostics } from '../bounded.js'
-import { append } from '../append.js'
-import { diagnostics } from '../diagnostics.js'
-import { extractReferences, type Reference } from '../references.js'
-import type { Diagnostic } from '../types.js'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { append } from '../core/append.js'
+import { diagnostics } from '../core/diagnostics.js'
+import { extractReferences, type Reference } from '../core/citations.js'
+import type { Diagnostic } from '../core/types.js'
 import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'
 
 export type ResolvedReference = Reference & { resolved: boolean }

@@ -1,5 +1,5 @@
-import { diagnostics } from '../diagnostics.js'
-import type { Diagnostic } from '../types.js'
+import { diagnostics } from '../core/diagnostics.js'
+import type { Diagnostic } from '../core/types.js'
 import type { Check } from './types.js'
 
 type Occurrence = { line?: number; position?: number }

@@ -1,7 +1,7 @@
-import { boundedDiagnostics } from '../bounded.js'
-import { diagnostics } from '../diagnostics.js'
-import { compareRuleNumbers, lettersAt, letterRank, type RuleNumber } from '../rule-number.js'
-import type { Diagnostic } from '../types.js'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { diagnostics } from '../core/diagnostics.js'
+import { compareRuleNumbers, lettersAt, letterRank, type RuleNumber } from '../core/rule-number.js'
+import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**

@@ -1,6 +1,6 @@
-import { boundedDiagnostics } from '../bounded.js'
-import { diagnostics } from '../diagnostics.js'
-import type { Diagnostic } from '../types.js'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { diagnostics } from '../core/diagnostics.js'
+import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**

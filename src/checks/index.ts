@@ -1,5 +1,5 @@
-import { sortDiagnostics } from '../diagnostics.js'
-import type { Diagnostic } from '../types.js'
+import { sortDiagnostics } from '../core/diagnostics.js'
+import type { Diagnostic } from '../core/types.js'
 import { danglingReferenceCheck } from './dangling-reference.js'
 import { duplicateNumberCheck } from './duplicate-number.js'
 import { exampleAsRowCheck } from './example-as-row.js'

@@ -1,4 +1,4 @@
-import { letterRank, parseRuleNumber, type RuleNumber } from '../rule-number.js'
+import { letterRank, parseRuleNumber, type RuleNumber } from '../core/rule-number.js'
 
 /**
  * Rule numbers met so far, each with the ordinal of its first row. A number is packed into one small

@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv'
-import { diagnostics } from '../diagnostics.js'
+import { diagnostics } from '../core/diagnostics.js'
 // Compiled from schemas/*.json by scripts/compile-schemas.mjs (make build): no ajv at run time.
 import * as compiled from '../generated/validators.js'
-import type { Diagnostic } from '../types.js'
+import type { Diagnostic } from '../core/types.js'
 import { perRow, whereOf, type Check, type CheckRow } from './types.js'
 
 const validators = compiled as unknown as Record<string, ValidateFunction>

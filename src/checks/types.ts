@@ -1,8 +1,8 @@
-import type { Reference } from '../references.js'
-import { boundedDiagnostics } from '../bounded.js'
-import { append } from '../append.js'
-import type { RuleNumber } from '../rule-number.js'
-import type { Diagnostic, GlossaryEntry, Heading } from '../types.js'
+import type { Reference } from '../core/citations.js'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { append } from '../core/append.js'
+import type { RuleNumber } from '../core/rule-number.js'
+import type { Diagnostic, GlossaryEntry, Heading } from '../core/types.js'
 import type { NumberIndex } from './number-index.js'
 
 /** A row as the checks see it: fields of the wrong type are null, so one bad field never hides the rest. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toCheckRow } from '../../src/check.js'
+import { toCheckRow } from '../../src/checks/run-checks.js'
 import { danglingReferenceCheck } from '../../src/checks/dangling-reference.js'
 import { duplicateNumberCheck } from '../../src/checks/duplicate-number.js'
 import { exampleAsRowCheck } from '../../src/checks/example-as-row.js'
@@ -159,9 +159,9 @@ describe('gap, with rows out of order', () => {
 describe('the schema check’s fast path', async () => {
   const fc = await import('fast-check')
   const { schemaCheck, schemaDiagnostics } = await import('../../src/checks/schema.js')
-  const { toCheckRow } = await import('../../src/check.js')
+  const { toCheckRow } = await import('../../src/checks/run-checks.js')
   const { runChecks } = await import('../../src/checks/index.js')
-  const { sortDiagnostics } = await import('../../src/diagnostics.js')
+  const { sortDiagnostics } = await import('../../src/core/diagnostics.js')
   it('reports exactly what ajv reports, on good and damaged rows alike', () => {
     const value = fc.oneof(fc.constantFrom('100.1', '704.5aa', '100.1l', '99.1', '100.0', '', ' 100.1'), fc.string(), fc.integer({ min: -3, max: 5 }), fc.double(), fc.constant(null), fc.constant(5n), fc.array(fc.oneof(fc.string(), fc.constant(''), fc.integer())))
     const record = fc.record(

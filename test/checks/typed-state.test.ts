@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { boundedDiagnostics } from '../../src/bounded.js'
-import { diagnostics } from '../../src/diagnostics.js'
+import { boundedDiagnostics } from '../../src/core/bounded.js'
+import { diagnostics } from '../../src/core/diagnostics.js'
 import { duplicateNumberCheck } from '../../src/checks/duplicate-number.js'
 import { NumberIndex } from '../../src/checks/number-index.js'
 import { orderCheck } from '../../src/checks/order.js'
 import { whereOf, type Check } from '../../src/checks/types.js'
-import { compareRuleNumbers, parentNumber, parseRuleNumber } from '../../src/rule-number.js'
+import { compareRuleNumbers, parentNumber, parseRuleNumber } from '../../src/core/rule-number.js'
 import { inputOf, rowsOf, run } from '../helpers/rows.js'
 
 // The checks keep their per-row state in typed arrays and a shared index of numbers (flat memory

@@ -1,4 +1,4 @@
-import { toCheckRow } from '../../src/check.js'
+import { toCheckRow } from '../../src/checks/run-checks.js'
 import { runChecks } from '../../src/checks/index.js'
 import type { Check, CheckInput, CheckRow } from '../../src/checks/types.js'
 

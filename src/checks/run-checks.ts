@@ -1,0 +1,46 @@
+import { checkCoverage, type Coverage } from '../text/coverage.js'
+import { runChecks } from './index.js'
+import type { CheckInput, CheckRow } from './types.js'
+import { diagnostics, sortDiagnostics } from '../core/diagnostics.js'
+import { parseRuleNumber } from '../core/rule-number.js'
+import type { CrDocument, DecodedText, Diagnostic, LocatedRow } from '../core/types.js'
+
+/** The checks' view of a record read from anywhere: fields of the wrong type become null. */
+export function toCheckRow(record: Record<string, unknown>, where: { line?: number; position?: number }): CheckRow {
+  const examples = Array.isArray(record.examples) ? record.examples.filter((e): e is string => typeof e === 'string') : []
+  const number = typeof record.number === 'string' ? record.number : null
+  const row: CheckRow = {
+    number,
+    parsed: number === null ? null : parseRuleNumber(number),
+    text: typeof record.text === 'string' ? record.text : null,
+    examples,
+    index: record.index,
+    record,
+  }
+  if (where.line !== undefined) row.line = where.line
+  if (where.position !== undefined) row.position = where.position
+  return row
+}
+
+/** What the checks see of a parsed CR text: its rows with their lines, glossary and sections. */
+export function checkInputOf(doc: CrDocument, rows: LocatedRow[]): CheckInput {
+  const checkRows = rows.map((r) => toCheckRow({ ...r.row }, r.line === undefined ? {} : { line: r.line }))
+  return { rows: checkRows, glossary: doc.glossary, sections: doc.sections }
+}
+
+/**
+ * Every diagnostic for a parsed CR text: what the parser reported, every check on its rows, and the
+ * coverage check (`text-lost`) of the source `lines` against the rows. `input` (checkInputOf): pass
+ * the one the caller also gives collectReferences, so each row's citations are found once.
+ */
+export function checkDocument(
+  lines: string[],
+  doc: CrDocument,
+  rows: LocatedRow[],
+  decoded?: DecodedText,
+  input: CheckInput = checkInputOf(doc, rows),
+): { diagnostics: Diagnostic[]; coverage: Coverage } {
+  const coverage = checkCoverage(lines, doc, rows.map((r) => r.row))
+  const bytes = (decoded?.invalidBytes ?? []).map((b) => diagnostics.invalidByte(b.byte, b.offset, b.line))
+  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(input), ...coverage.diagnostics]), coverage }
+}

@@ -1,0 +1,67 @@
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import { buildDataset } from '../build/build.js'
+import { formatReport } from '../core/report-format.js'
+import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { replaceFolder } from '../io/output-folder.js'
+import { TABLES } from '../core/tables.js'
+import { ok, oneFile, type CommandResult } from './_shared.js'
+
+const DATASET_FILE = new RegExp(`^(${TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|csv|arrow)$`)
+// CHANGELOG.md and changes.json (make release) and bench.json (make bench) are written into the dataset folder too.
+const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json', 'CHANGELOG.md', 'changes.json'])
+
+/** What a build may replace in an existing output folder: the files builds write, nothing else. */
+export const datasetOwnership = (name: string, isDirectory: boolean) => !isDirectory && (DATASET_FILE.test(name) || FOLDER_FILES.has(name))
+
+/** mtg-rules build */
+export async function run(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', default: 'out' },
+      'allow-errors': { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+      arrow: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      timings: { type: 'boolean', default: false },
+    },
+  })
+  const timings = startTimings()
+  const file = oneFile(positionals, 'build')
+  const bytes = await readInputFile(file, MAX_TEXT_BYTES)
+  timings.mark('read the file')
+  // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
+  const arrow = values.arrow ? (await import('../exports/arrow-write.js')).writeArrow : undefined
+  const result = buildDataset(basename(file), bytes, { strict: values.strict, mark: timings.mark, ...(arrow ? { arrow } : {}) })
+  const summary = formatReport(result.report)
+  const { rules, examples, glossary } = result.manifest.counts
+  const { errors, warnings } = result.report.counts
+  const why = errors > 0 ? `has ${errors} validation error${errors === 1 ? '' : 's'}` : `has ${warnings} warning${warnings === 1 ? '' : 's'} (strict)`
+  if (!result.report.valid && !values['allow-errors']) {
+    return ok('', `${summary}\nbuild: ${file} ${why}; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
+  }
+  // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
+  await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
+  timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
+  const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
+  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
+}
+
+/**
+ * Stage times for --timings: the first from the process's start (Node's own start and loading the
+ * modules), then each stage's, in milliseconds.
+ */
+function startTimings() {
+  const marks: [string, number][] = [['node start, modules loaded, arguments read', performance.now()]]
+  return {
+    mark: (stage: string) => void marks.push([stage, performance.now()]),
+    render() {
+      const rows = marks.map(([stage, at], i) => [stage, at - (i === 0 ? 0 : marks[i - 1]![1])] as const)
+      const width = Math.max(...rows.map(([s]) => s.length))
+      const lines = rows.map(([stage, ms]) => `  ${stage.padEnd(width)}  ${ms.toFixed(1).padStart(7)} ms`)
+      return `build: timings\n${lines.join('\n')}\n  ${'total (before exit)'.padEnd(width)}  ${marks.at(-1)![1].toFixed(1).padStart(7)} ms\n`
+    },
+  }
+}

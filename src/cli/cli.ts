@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { CommandResult } from './_shared.js'
+import { COMMAND_HELP, nearestCommand, USAGE } from './help.js'
+import { EtlError } from '../core/errors.js'
+import { TOOL } from '../core/version.js'
+
+export type { CommandResult } from './_shared.js'
+
+/** Exit codes: the one contract of every command. */
+export const EXIT = { valid: 0, invalid: 1, unusable: 2, internal: 3 } as const
+
+// Each command is loaded only when run: a build never pays for the diff, fetch or Parquet reading code.
+const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<CommandResult> }>> = {
+  build: () => import('./build.js'),
+  validate: () => import('./validate.js'),
+  diff: () => import('./diff.js'),
+  history: () => import('./history.js'),
+  previous: () => import('./previous.js'),
+  fetch: () => import('./fetch.js'),
+  lineage: () => import('./lineage.js'),
+}
+
+// A mistake in the arguments: one line on stderr, with the usage of the command.
+const usageError = (message: string, command?: string): CommandResult => {
+  const usage = command && COMMAND_HELP[command] ? `usage: ${COMMAND_HELP[command]!.split('\n')[0]!.replace(/^Usage: /, '')}` : 'mtg-rules --help lists the commands'
+  return { exitCode: EXIT.unusable, stdout: '', stderr: `${message} (${usage})\n` }
+}
+
+/**
+ * Run one command without touching the process: the result says what to print and the exit code.
+ * An unexpected exception is an internal error (exit 3, one line; `--debug` adds the stack).
+ */
+export async function runCommand(argv: string[]): Promise<CommandResult> {
+  const debug = argv.includes('--debug')
+  const args = argv.filter((a) => a !== '--debug')
+  const [command, ...rest] = args
+  if (command === '--version' || command === '-V' || command === '-v') return { exitCode: 0, stdout: `${TOOL.version}\n`, stderr: '' }
+  if (command === undefined) return { exitCode: EXIT.unusable, stdout: '', stderr: USAGE + '\n' }
+  if (command === '--help' || command === '-h') return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
+  if (command === 'help') {
+    const topic = rest[0]
+    if (topic === undefined) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
+    if (!COMMAND_HELP[topic]) return unknownCommand(topic)
+    return { exitCode: 0, stdout: COMMAND_HELP[topic] + '\n', stderr: '' }
+  }
+  const load = COMMANDS[command]
+  if (!load) return unknownCommand(command)
+  if (rest.includes('--help') || rest.includes('-h')) return { exitCode: 0, stdout: COMMAND_HELP[command] + '\n', stderr: '' }
+  try {
+    // Test seam: an unexpected exception, as a bug would throw.
+    if (process.env.MTG_RULES_TEST_INTERNAL_ERROR) throw new TypeError(process.env.MTG_RULES_TEST_INTERNAL_ERROR)
+    return await (await load()).run(rest)
+  } catch (e) {
+    if (e instanceof EtlError) {
+      const result = e.code === 'USAGE' ? usageError(e.message, command) : { exitCode: EXIT.unusable, stdout: '', stderr: e.message + '\n' }
+      return e.code !== 'USAGE' && githubFormat(rest) ? { ...result, stdout: `::error title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` } : result
+    }
+    const err = e as Error & { code?: string }
+    if (err.code?.startsWith('ERR_PARSE_ARGS')) return usageError(`mtg-rules ${command}: ${err.message}`, command)
+    return internalError(err, debug)
+  }
+}
+
+function unknownCommand(typed: string): CommandResult {
+  const near = nearestCommand(typed)
+  return usageError(`mtg-rules: unknown command "${typed}"${near ? ` (did you mean ${near}?)` : ''}`)
+}
+
+export function internalError(err: unknown, debug: boolean): CommandResult {
+  const e = err instanceof Error ? err : new Error(String(err))
+  const line = `mtg-rules: internal error, please report it: ${e.name}: ${e.message.split('\n')[0]}${debug ? '' : ' (--debug shows the stack)'}`
+  return { exitCode: EXIT.internal, stdout: '', stderr: `${line}\n${debug && e.stack ? e.stack + '\n' : ''}` }
+}
+
+const githubFormat = (args: string[]) => args.some((a, i) => a === '--format=github' || (a === '--format' && args[i + 1] === 'github'))
+const escapeAnnotation = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+
+async function main() {
+  const debug = process.argv.includes('--debug')
+  // A reader that stops early (`| head`) is no error: end quietly, keeping the exit code.
+  const quietOnBrokenPipe = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  }
+  process.stdout.on('error', quietOnBrokenPipe)
+  process.stderr.on('error', quietOnBrokenPipe)
+  const crash = (e: unknown) => {
+    const r = internalError(e, debug)
+    process.stderr.write(r.stderr)
+    process.exit(r.exitCode)
+  }
+  process.on('uncaughtException', crash)
+  process.on('unhandledRejection', crash)
+  const result = await runCommand(process.argv.slice(2))
+  if (result.stdout) process.stdout.write(result.stdout)
+  if (result.stderr) process.stderr.write(result.stderr)
+  process.exitCode = result.exitCode
+}
+
+const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)
+if (invokedDirectly) await main()

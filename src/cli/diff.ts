@@ -1,0 +1,32 @@
+import { basename, dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { renderChangelog } from '../history/changelog.js'
+import { diffReleases } from '../history/diff.js'
+import { diffSideOf } from '../history/diff-input.js'
+import { EtlError } from '../core/errors.js'
+import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from '../io/files.js'
+import { sourceKindOf } from '../validate/validate.js'
+import { ok, type CommandResult } from './_shared.js'
+
+/** mtg-rules diff */
+export async function run(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, out: { type: 'string' }, 'exit-code': { type: 'boolean', default: false } },
+  })
+  if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
+  const [oldFile, newFile] = positionals as [string, string]
+  const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
+  const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)))
+  const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)))
+  const result = diffReleases(oldSide, newSide)
+  const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
+  const c = result.counts
+  // --exit-code: 1 when the releases differ, as git diff --exit-code does.
+  const exitCode = values['exit-code'] && (c.unchanged !== c.old || c.unchanged !== c.new) ? 1 : 0
+  const warnings = result.warnings.map((w) => `diff: warning: ${w}\n`).join('')
+  if (values.out === undefined) return ok(text, warnings, exitCode)
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
+}

@@ -1,0 +1,16 @@
+import { parseArgs } from 'node:util'
+import { effectiveDateOf } from '../fetch/archive.js'
+import { EtlError } from '../core/errors.js'
+import { listReleases, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { ok, type CommandResult } from './_shared.js'
+
+/** mtg-rules previous */
+export async function run(args: string[]): Promise<CommandResult> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} })
+  if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules previous: expected DIR and FILE, got ${positionals.length} arguments`)
+  const [dir, file] = positionals as [string, string]
+  const date = effectiveDateOf(file, await readInputFile(file, MAX_TEXT_BYTES))
+  if (date === null) throw new EtlError('INPUT_NOT_CR', `previous: ${file} has no effective date`)
+  const older = (await listReleases(dir)).filter((r) => r.effectiveDate !== null && r.effectiveDate < date)
+  return ok(older.length === 0 ? '' : older[older.length - 1]!.path + '\n')
+}

@@ -1,0 +1,188 @@
+import { closeSync, openSync, readSync } from 'node:fs'
+import { parquetMetadata, type FileMetaData } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
+import { EtlError } from '../core/errors.js'
+import { describeFsError } from '../io/fs-errors.js'
+
+// A Parquet file's frame checked before anything is decoded: its footer and every page header, for
+// the exact path (read-export.ts) and the clean proof (prove-parquet.ts), which loads only this.
+
+/** A file to read by ranges: its path and size when opened. */
+export interface FileRef {
+  path: string
+  size: number
+}
+
+/**
+ * A Parquet file's footer read and every page header checked, by ranges (see damagedPage): what its
+ * columns are and the heap a worker needs to decode a row group. A file whose frame does not hold a
+ * footer comes back whole, to be refused by the in-memory path with the same error. EtlError when damaged.
+ */
+export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADER_WINDOW): CheckedParquet | Uint8Array {
+  let fd: number
+  try {
+    fd = openSync(ref.path, 'r')
+  } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${ref.path}: ${describeFsError(e)}`)
+  }
+  try {
+    const readInto = (out: Uint8Array, start: number, length: number) => {
+      for (let got = 0; got < length; ) {
+        const n = readSync(fd, out, got, length - got, start + got)
+        if (n === 0) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (it ended at byte ${start + got}, before byte ${start + length})`)
+        got += n
+      }
+      return out
+    }
+    const read = (start: number, length: number) => readInto(new Uint8Array(length), start, length)
+    const size = ref.size
+    if (size < 12) return read(0, size)
+    const head = read(0, 4)
+    const tail = read(size - 8, 8)
+    const footer = new DataView(tail.buffer).getUint32(0, true)
+    if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return read(0, size)
+    const footerBytes = read(size - 8 - footer, footer + 8)
+    // Only the page headers are read, each in a window where it stands (grown while it does not
+    // parse): reading every chunk whole to walk them was the whole file, read on one thread before
+    // any proof began (~60 ms at 3M rows).
+    let window = new Uint8Array(firstWindow)
+    const headerAt: PageHeaderAt = (start, chunkSize, offset) => {
+      for (let length = Math.min(firstWindow, chunkSize - offset); ; length = Math.min(length * 8, chunkSize - offset)) {
+        if (window.length < length) window = new Uint8Array(length)
+        readInto(window, start + offset, length)
+        const reader = { view: new DataView(window.buffer, 0, length), offset: 0 }
+        try {
+          return { header: parquetHeader(reader), length: reader.offset }
+        } catch (e) {
+          // Over the rest of the chunk it fails as over the whole chunk (a header is read forward only).
+          if (length >= chunkSize - offset) throw e
+        }
+      }
+    }
+    return checkedParquet(name, () => parquetMetadata(footerBytes), size, headerAt)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export interface CheckedParquet {
+  types: Map<string, string>
+  heapMb: number
+  rowGroups: number
+}
+
+/** Bytes of a page read at first for its header (a header is smaller unless it holds large statistics). */
+const HEADER_WINDOW = 1024
+
+/**
+ * The page header at `offset` of the column chunk at `start` (of `size` bytes), and its length:
+ * parquetHeader's, and what it throws, as over the whole chunk.
+ */
+export type PageHeaderAt = (start: number, size: number, offset: number) => { header: ReturnType<typeof parquetHeader>; length: number }
+
+/** PageHeaderAt over a whole file in memory. */
+export function headerIn(file: ArrayBuffer): PageHeaderAt {
+  return (start, size, offset) => {
+    const reader = { view: new DataView(file, start, size), offset }
+    const header = parquetHeader(reader)
+    return { header, length: reader.offset - offset }
+  }
+}
+
+/** The footer read and every page header checked (see damagedPage); the worker's heap size. */
+export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
+  try {
+    const metadata = metadataOf()
+    let largestGroup = 0
+    for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
+    // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so
+    // V8 collects as it goes instead of growing towards 2 GiB; a file of huge row groups gets 2 GiB.
+    const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
+    // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
+    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024)
+    if (damage) throw new Error(damage)
+    return { types: topLevelTypes(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
+  } catch (e) {
+    if (e instanceof EtlError) throw e
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
+  }
+}
+
+// A page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes.
+const MAX_PAGE_BYTES = 256 * 1024 * 1024
+
+/**
+ * Walk every page header of every column chunk before decoding anything: hyparquet trusts the
+ * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
+ * Returns what is wrong, or null.
+ */
+function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHeaderAt, maxGroupBytes: number): string | null {
+  for (const [g, group] of metadata.row_groups.entries()) {
+    let unpacked = 0
+    for (const column of group.columns) {
+      const meta = column.meta_data
+      if (!meta) continue
+      const name = meta.path_in_schema.join('.')
+      const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset)
+      const size = Number(meta.total_compressed_size)
+      if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
+      const reader = { offset: 0 }
+      let values = 0
+      while (reader.offset < size) {
+        const at = start + reader.offset
+        const { header, length } = headerAt(start, size, reader.offset)
+        reader.offset += length
+        const compressed = header.compressed_page_size
+        if (!(compressed >= 0 && reader.offset + compressed <= size)) return `page at byte ${at} of column ${name} claims ${compressed} bytes, past its column`
+        if (!(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= MAX_PAGE_BYTES)) return `page at byte ${at} of column ${name} claims ${header.uncompressed_page_size} bytes uncompressed`
+        const count = header.data_page_header?.num_values ?? header.data_page_header_v2?.num_values ?? header.dictionary_page_header?.num_values ?? 0
+        if (!(count >= 0 && count <= Number(meta.num_values) + (header.dictionary_page_header ? MAX_PAGE_BYTES : 0))) return `page at byte ${at} of column ${name} claims ${count} values`
+        const v2 = header.data_page_header_v2
+        if (v2) {
+          const levels = (v2.definition_levels_byte_length ?? -1) + (v2.repetition_levels_byte_length ?? -1)
+          const sane = v2.num_nulls >= 0 && v2.num_nulls <= count && v2.num_rows >= 0 && v2.num_rows <= count && levels >= 0 && levels <= compressed && v2.encoding !== undefined
+          if (!sane) return `page at byte ${at} of column ${name} has a damaged header`
+        } else if (header.data_page_header && header.data_page_header.encoding === undefined) {
+          return `page at byte ${at} of column ${name} has a damaged header`
+        }
+        if (!header.dictionary_page_header) values += count
+        unpacked += header.uncompressed_page_size
+        if (unpacked > maxGroupBytes) return `row group ${g} unpacks to more than ${Math.round(maxGroupBytes / 1024 / 1024)} MiB, the most its footer's sizes allow`
+        reader.offset += compressed
+      }
+      if (values !== Number(meta.num_values)) return `column ${name} holds ${values} values in its pages, ${meta.num_values} in the footer`
+    }
+  }
+  return null
+}
+
+type SchemaElementLike = {
+  name: string
+  type?: string
+  num_children?: number
+  repetition_type?: string
+  converted_type?: string
+  logical_type?: { type: string }
+}
+
+// Walk the flattened schema and name each top-level column's type: string, int64, list<string>, …
+function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
+  let i = 1
+  const leafType = (el: SchemaElementLike) =>
+    el.converted_type === 'UTF8' || el.logical_type?.type === 'STRING' ? 'string' : (el.type ?? 'unknown').toLowerCase()
+  const describe = (): string => {
+    const el = schema[i++]!
+    if (!el.num_children) return el.repetition_type === 'REPEATED' ? `legacy-list<${leafType(el)}>` : leafType(el)
+    const children: string[] = []
+    for (let c = 0; c < el.num_children; c++) children.push(describe())
+    if (el.converted_type === 'LIST' || el.logical_type?.type === 'LIST') return `list<${children[0]!.replace(/^legacy-list<(.*)>$/, '$1')}>`
+    if (el.repetition_type === 'REPEATED' && children.length === 1) return `legacy-list<${children[0]}>`
+    return `struct<${children.join(',')}>`
+  }
+  const out = new Map<string, string>()
+  while (i < schema.length) {
+    const name = schema[i]!.name
+    out.set(name, describe())
+  }
+  return out
+}

@@ -1,0 +1,28 @@
+import type { DiffSide } from './diff.js'
+import { EtlError } from '../core/errors.js'
+import { normalizeRules } from '../text/normalize.js'
+import { parseDocument } from '../text/parse.js'
+import { decode, splitLines } from '../text/decode.js'
+import { readExportFile, sourceKindOf } from '../validate/validate.js'
+import type { RuleRow } from '../core/types.js'
+
+/**
+ * One side of a diff from a file's bytes: CR text (labelled by its effective date) or a rules
+ * export of ours (labelled by its file name).
+ */
+export async function diffSideOf(name: string, bytes: Uint8Array): Promise<DiffSide> {
+  if (sourceKindOf(name) === 'cr-text') {
+    const doc = parseDocument(splitLines(decode(bytes, name).text), name)
+    return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])) }
+  }
+  const read = await readExportFile(name, bytes)
+  if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules`)
+  const rows: RuleRow[] = read.records.map(({ record, position }) => {
+    const { number, text, examples } = record
+    if (typeof number !== 'string' || typeof text !== 'string' || !Array.isArray(examples)) {
+      throw new EtlError('EXPORT_MALFORMED', `diff: ${name}: row ${position} is not a rule row (run mtg-rules validate on it)`)
+    }
+    return { number, text, examples: examples.map(String), index: position }
+  })
+  return { label: name.replace(/^.*[/\\]/, ''), rows, sectionTitles: new Map() }
+}

@@ -1,0 +1,415 @@
+import { diffWords } from 'diff'
+import { parentNumber, parseRuleNumber, type RuleNumber } from '../core/rule-number.js'
+import type { RuleRow } from '../core/types.js'
+
+/** One release's rules, as the diff sees them. */
+export interface DiffSide {
+  label: string
+  rows: RuleRow[]
+  /** Section titles by number ("100" → "General"), when the side is CR text. */
+  sectionTitles: Map<string, string>
+}
+
+export interface WordChange {
+  op: 'equal' | 'insert' | 'delete'
+  text: string
+}
+
+/** One example of a rule, old and new, diffed on its own (null where there is none). */
+export interface ExampleChange {
+  old: string | null
+  new: string | null
+  changes: WordChange[] | null
+}
+
+export interface EditedRule {
+  number: string
+  /** Positions of the rule in OLD and NEW (0-based row order). */
+  oldIndex: number
+  newIndex: number
+  text: WordChange[] | null
+  examples: ExampleChange[] | null
+  /** The text differs only because the numbers it cites were renumbered. */
+  referencesRenumbered: boolean
+}
+
+export interface MovedRule {
+  from: string
+  to: string
+  oldIndex: number
+  newIndex: number
+  /** Word similarity of the texts, 0..1 (1: the same words). */
+  similarity: number
+  text: WordChange[] | null
+  examples: ExampleChange[] | null
+  referencesRenumbered: boolean
+  /** The text differs only in quotes, dashes or white space. */
+  typographyOnly: boolean
+}
+
+export interface TypographyChange {
+  number: string
+  oldIndex: number
+  newIndex: number
+}
+
+/** What became of each row: positions on both sides, so duplicates of a number are told apart. */
+export type RowChange = 'unchanged' | 'typography' | 'edited' | 'moved'
+
+export interface ReleaseDiff {
+  old: string
+  new: string
+  /** unchanged + typography + edited + moved + added = new; … + removed = old. */
+  counts: { old: number; new: number; unchanged: number; typography: number; edited: number; added: number; removed: number; moved: number }
+  /** Duplicate numbers on either side (they are matched by position and text). */
+  warnings: string[]
+  added: RuleRow[]
+  removed: RuleRow[]
+  edited: EditedRule[]
+  typography: TypographyChange[]
+  moved: MovedRule[]
+  /** For each NEW row (by position): the OLD position it comes from and how, or null when added. */
+  lineage: ({ old: number; change: RowChange } | null)[]
+}
+
+export interface DiffOptions {
+  /** Below this similarity, a rule under the same number is a replacement, not an edit (default 0.5). */
+  editThreshold?: number
+  /** From this similarity up, a removed and an added rule are one moved rule (default 0.8). */
+  moveThreshold?: number
+  /** Word-level changes of edited and moved rules (default true); history needs only the lineage. */
+  wordChanges?: boolean
+}
+
+// --- Text keys -------------------------------------------------------------------------------
+
+const WORD = /[\p{L}\p{N}]+/gu
+const words = (s: string) => s.toLowerCase().match(WORD) ?? []
+
+// Anything typographyKey would change: most rule texts have none of it.
+const TYPOGRAPHY = /[‘’‚‛′`“”„‟″‐‑‒–—―−…]|[^\S ]|\s\s|^\s|\s$/
+
+/** Quotes, dashes and white space folded: two texts equal here differ only in typography. */
+export function typographyKey(s: string): string {
+  if (!TYPOGRAPHY.test(s)) return s
+  return s
+    .replace(/[‘’‚‛′`]/g, "'")
+    .replace(/[“”„‟″]/g, '"')
+    .replace(/[‐‑‒–—―−]/g, '-')
+    .replace(/…/g, '...')
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim()
+}
+
+const contentOf = (r: RuleRow) => r.text + '\u0001' + r.examples.join('\u0002')
+
+/** Dice similarity of two texts' word multisets: 1 for the same words, 0 for none in common. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1
+  const interner = new Map<string, number>()
+  return diceOfIds(wordIds(a, interner), wordIds(b, interner))
+}
+
+function wordIds(text: string, interner: Map<string, number>): Int32Array {
+  const ws = words(text)
+  const ids = new Int32Array(ws.length)
+  ws.forEach((w, i) => {
+    let id = interner.get(w)
+    if (id === undefined) interner.set(w, (id = interner.size))
+    ids[i] = id
+  })
+  return ids.sort()
+}
+
+function diceOfIds(a: Int32Array, b: Int32Array): number {
+  if (a.length + b.length === 0) return 1
+  let i = 0
+  let j = 0
+  let common = 0
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      common++
+      i++
+      j++
+    } else if (a[i]! < b[j]!) i++
+    else j++
+  }
+  return (2 * common) / (a.length + b.length)
+}
+
+function wordChanges(a: string, b: string): WordChange[] | null {
+  if (a === b) return null
+  return diffWords(a, b).map((c) => ({ op: c.added ? 'insert' : c.removed ? 'delete' : 'equal', text: c.value }))
+}
+
+/** Examples diffed one by one, by position; null when they are the same. */
+function exampleChanges(a: RuleRow, b: RuleRow): ExampleChange[] | null {
+  if (a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])) return null
+  const out: ExampleChange[] = []
+  for (let i = 0; i < Math.max(a.examples.length, b.examples.length); i++) {
+    const o = a.examples[i] ?? null
+    const n = b.examples[i] ?? null
+    out.push({ old: o, new: n, changes: o !== null && n !== null ? wordChanges(o, n) : null })
+  }
+  return out
+}
+
+// --- Rows as the matcher sees them -----------------------------------------------------------
+
+// The number's parts, the content key, the typography key and the word ids are computed on first
+// use: most rows of a consecutive pair match in step 1 (compared field by field) and never need them.
+class Prepared {
+  readonly section: string
+  #parsed: RuleNumber | null | undefined
+  #content: string | undefined
+  #typo: string | undefined
+  #ids: Int32Array | undefined
+  constructor(
+    readonly row: RuleRow,
+    readonly pos: number,
+    private readonly interner: Map<string, number>,
+  ) {
+    this.section = row.number.slice(0, 3)
+  }
+  get parsed(): RuleNumber | null {
+    if (this.#parsed === undefined) this.#parsed = parseRuleNumber(this.row.number)
+    return this.#parsed
+  }
+  get content(): string {
+    return (this.#content ??= contentOf(this.row))
+  }
+  get typo(): string {
+    return (this.#typo ??= typographyKey(this.content))
+  }
+  get ids(): Int32Array {
+    return (this.#ids ??= wordIds(this.row.text, this.interner))
+  }
+}
+
+const sameContent = (a: RuleRow, b: RuleRow) => a.text === b.text && a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])
+
+const prepare = (rows: RuleRow[], interner: Map<string, number>) => rows.map((row, pos) => new Prepared(row, pos, interner))
+
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+function duplicates(label: string, rows: RuleRow[]): string | null {
+  const seen = new Map<string, number>()
+  for (const r of rows) seen.set(r.number, (seen.get(r.number) ?? 0) + 1)
+  const dup = [...seen].filter(([, n]) => n > 1)
+  if (dup.length === 0) return null
+  const shown = dup.slice(0, 10).map(([number, n]) => `${number} (${n}×)`).join(', ')
+  return `${label} has duplicate rule numbers: ${shown}${dup.length > 10 ? `, … ${dup.length - 10} more` : ''}; they are matched by position and text`
+}
+
+const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
+
+/**
+ * Compare two releases row by row. Every OLD row is exactly one of unchanged, typography, edited,
+ * moved (from) or removed; every NEW row one of unchanged, typography, edited, moved (to) or added —
+ * duplicates of a number included, matched by position and text. In order:
+ *
+ * 1. the same number and content: unchanged (then: only quotes, dashes or spaces differ: typography);
+ * 2. the same content under another number: moved;
+ * 3. sections are mapped (old → new) by where those rules went, else by title;
+ * 4. content that is the same once the numbers it cites are renumbered: moved (or, under the same
+ *    number, edited with `referencesRenumbered`);
+ * 5. near matches, best first: the same number (in a section that did not move) is an edit; another
+ *    number is a move only within the mapped section and, for a subrule, under the rule its parent
+ *    rule became — so templated sentences of two keywords never swap.
+ */
+export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
+  const editThreshold = options.editThreshold ?? 0.5
+  const moveThreshold = options.moveThreshold ?? 0.8
+  const interner = new Map<string, number>()
+  const olds = prepare(oldSide.rows, interner)
+  const news = prepare(newSide.rows, interner)
+  const oldOf = new Int32Array(news.length).fill(-1)
+  const newOf = new Int32Array(olds.length).fill(-1)
+  const kind: (RowChange | null)[] = new Array(news.length).fill(null)
+  const refsRenumbered = new Uint8Array(news.length)
+  const sims = new Float64Array(news.length)
+  const pair = (o: number, n: number, change: RowChange, sim = 1) => {
+    oldOf[n] = o
+    newOf[o] = n
+    kind[n] = change
+    sims[n] = sim
+  }
+
+  // 1. Same number: the same content, then the same content but for typography.
+  const oldByNumber = new Map<string, number[]>()
+  for (const o of olds) push(oldByNumber, o.row.number, o.pos)
+  for (const change of ['unchanged', 'typography'] as const) {
+    const same = change === 'unchanged' ? (o: Prepared, n: Prepared) => sameContent(o.row, n.row) : (o: Prepared, n: Prepared) => o.typo === n.typo
+    for (const n of news) {
+      if (oldOf[n.pos]! >= 0) continue
+      const o = oldByNumber.get(n.row.number)?.find((p) => newOf[p]! < 0 && same(olds[p]!, n))
+      if (o !== undefined) pair(o, n.pos, change)
+    }
+  }
+
+  // 2. The same content under another number (then: the same but for typography).
+  for (const key of ['content', 'typo'] as const) {
+    const oldByContent = new Map<string, number[]>()
+    for (const o of olds) if (newOf[o.pos]! < 0) push(oldByContent, o[key], o.pos)
+    for (const n of news) {
+      if (oldOf[n.pos]! >= 0) continue
+      const list = oldByContent.get(n[key])
+      const o = list?.find((p) => newOf[p]! < 0)
+      if (o !== undefined) pair(o, n.pos, 'moved')
+    }
+  }
+
+  // 3. Sections: where most of an old section's matched rules went; else the section of the same title.
+  const sectionMap = mapSections(olds, news, oldOf, oldSide.sectionTitles, newSide.sectionTitles)
+
+  // 4. Content equal once cited numbers are renumbered (old → new numbers of the rows matched so far).
+  const numberMap = new Map<string, string>()
+  news.forEach((n) => {
+    const o = oldOf[n.pos]!
+    if (o >= 0 && !numberMap.has(olds[o]!.row.number)) numberMap.set(olds[o]!.row.number, n.row.number)
+  })
+  for (const [from, to] of sectionMap) if (from !== to) numberMap.set(from, to)
+  const renumber = (s: string) => s.replace(CITED, (m) => numberMap.get(m) ?? m)
+  const newByTypo = new Map<string, number[]>()
+  for (const n of news) if (oldOf[n.pos]! < 0) push(newByTypo, n.typo, n.pos)
+  for (const o of olds) {
+    if (newOf[o.pos]! >= 0 || !CITED.test(o.content)) continue
+    CITED.lastIndex = 0
+    const renumbered = typographyKey(renumber(o.content))
+    if (renumbered === o.typo) continue
+    const n = newByTypo.get(renumbered)?.find((p) => oldOf[p]! < 0)
+    if (n === undefined) continue
+    pair(o.pos, n, news[n]!.row.number === o.row.number ? 'edited' : 'moved')
+    refsRenumbered[n] = 1
+  }
+
+  // 5. Near matches: rules first, so that subrules can follow the rules their parents became.
+  const numberNow = () => {
+    const map = new Map<string, string>()
+    news.forEach((n) => {
+      const o = oldOf[n.pos]!
+      if (o >= 0 && !map.has(olds[o]!.row.number)) map.set(olds[o]!.row.number, n.row.number)
+    })
+    return map
+  }
+  for (const subrules of [false, true]) {
+    const ruleMap = subrules ? numberNow() : new Map<string, string>()
+    const isLevel = (p: Prepared) => p.parsed !== null && (p.parsed.letters !== '') === subrules
+    const oldBySection = new Map<string, Prepared[]>()
+    for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
+    const candidates: { o: number; n: number; sim: number; same: boolean }[] = []
+    for (const n of news) {
+      if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
+      for (const o of oldBySection.get(n.section) ?? []) {
+        const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
+        if (!same && subrules && ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)) continue
+        const sim = diceOfIds(o.ids, n.ids)
+        if (sim >= (same ? editThreshold : moveThreshold)) candidates.push({ o: o.pos, n: n.pos, sim, same })
+      }
+    }
+    candidates.sort((a, b) => b.sim - a.sim || Number(b.same) - Number(a.same) || a.n - b.n || a.o - b.o)
+    for (const c of candidates) {
+      if (oldOf[c.n]! >= 0 || newOf[c.o]! >= 0) continue
+      pair(c.o, c.n, c.same ? 'edited' : 'moved', c.sim)
+    }
+  }
+
+  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
+}
+
+/**
+ * Map each old section to a new one: the new section where most of its matched rows went (a section
+ * inserted before it shifts 720 → 721), else the new section of the same title, else itself.
+ */
+function mapSections(olds: Prepared[], news: Prepared[], oldOf: Int32Array, oldTitles: Map<string, string>, newTitles: Map<string, string>): Map<string, string> {
+  const votes = new Map<string, Map<string, number>>()
+  news.forEach((n) => {
+    const o = oldOf[n.pos]!
+    if (o < 0) return
+    const from = olds[o]!.section
+    const tally = votes.get(from) ?? new Map<string, number>()
+    tally.set(n.section, (tally.get(n.section) ?? 0) + 1)
+    votes.set(from, tally)
+  })
+  const byTitle = new Map<string, string>()
+  for (const [number, title] of newTitles) if (!byTitle.has(title)) byTitle.set(title, number)
+  const map = new Map<string, string>()
+  for (const section of new Set(olds.map((o) => o.section))) {
+    const tally = votes.get(section)
+    if (tally) {
+      const best = [...tally].sort((a, b) => b[1] - a[1] || Number(b[0] === section) - Number(a[0] === section))[0]!
+      map.set(section, best[0])
+      continue
+    }
+    const title = oldTitles.get(section)
+    map.set(section, (title !== undefined ? byTitle.get(title) : undefined) ?? section)
+  }
+  return map
+}
+
+function assemble(
+  oldSide: DiffSide,
+  newSide: DiffSide,
+  olds: Prepared[],
+  news: Prepared[],
+  oldOf: Int32Array,
+  newOf: Int32Array,
+  kind: (RowChange | null)[],
+  refsRenumbered: Uint8Array,
+  sims: Float64Array,
+  withWords: boolean,
+): ReleaseDiff {
+  const textChanges = withWords ? wordChanges : () => null
+  const examplesChanges = withWords ? exampleChanges : () => null
+  const edited: EditedRule[] = []
+  const moved: MovedRule[] = []
+  const typography: TypographyChange[] = []
+  let unchanged = 0
+  const lineage: ReleaseDiff['lineage'] = []
+  for (const n of news) {
+    const o = oldOf[n.pos]!
+    const change = kind[n.pos] ?? null
+    if (o < 0 || change === null) {
+      lineage.push(null)
+      continue
+    }
+    lineage.push({ old: o, change })
+    const from = olds[o]!.row
+    const to = n.row
+    if (change === 'unchanged') unchanged++
+    else if (change === 'typography') typography.push({ number: to.number, oldIndex: o, newIndex: n.pos })
+    else if (change === 'edited') edited.push({ number: to.number, oldIndex: o, newIndex: n.pos, text: textChanges(from.text, to.text), examples: examplesChanges(from, to), referencesRenumbered: refsRenumbered[n.pos] === 1 })
+    else {
+      moved.push({
+        from: from.number,
+        to: to.number,
+        oldIndex: o,
+        newIndex: n.pos,
+        similarity: Math.round(sims[n.pos]! * 1000) / 1000,
+        text: textChanges(from.text, to.text),
+        examples: examplesChanges(from, to),
+        referencesRenumbered: refsRenumbered[n.pos] === 1,
+        typographyOnly: olds[o]!.content !== n.content && olds[o]!.typo === n.typo,
+      })
+    }
+  }
+  const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
+  const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
+  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows)].filter((w): w is string => w !== null)
+  return {
+    old: oldSide.label,
+    new: newSide.label,
+    counts: { old: olds.length, new: news.length, unchanged, typography: typography.length, edited: edited.length, added: added.length, removed: removed.length, moved: moved.length },
+    warnings,
+    added,
+    removed,
+    edited,
+    typography,
+    moved,
+    lineage,
+  }
+}

@@ -1,0 +1,91 @@
+import { Worker } from 'node:worker_threads'
+import { EtlError } from '../core/errors.js'
+import { wholeBuffer, type Decoded, type DecodedBatch, type FileRef } from '../exports/read-export.js'
+
+/**
+ * Decode a Parquet or Arrow file in a worker thread with a time limit and a memory limit: the
+ * decoders trust the sizes and counts inside the file, and a damaged one can make them loop or
+ * allocate without end. Parquet comes back one row group at a time, the next decoded only when the
+ * reader has taken the last, so memory holds a row group, not the table. The first batch (with the
+ * column names) is awaited before this returns.
+ */
+export async function decodeInWorker(
+  name: string,
+  format: 'parquet' | 'arrow',
+  source: Uint8Array | FileRef,
+  what: string,
+  heapMb = 2048,
+): Promise<{ first: Decoded; takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+  const size = source instanceof Uint8Array ? source.length : source.size
+  // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
+  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + size / 10_000)
+  // Bytes are moved to the worker, not copied (the caller does not use them again); a file is read
+  // there by ranges.
+  const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
+  const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
+    // The text of a batch is packed outside the worker's heap: it gets the same limit.
+    workerData: { format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) },
+    transferList: buffer ? [buffer] : [],
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  })
+  const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
+  let group = 0
+  // What the worker says is kept until asked for: it may fail while a batch is still being checked
+  // here (a message with no listener would be lost, and an 'error' with none would crash the process).
+  type Outcome = { batch: DecodedBatch } | { error: EtlError }
+  const arrived: Outcome[] = []
+  let waiting: ((o: Outcome) => void) | null = null
+  const deliver = (o: Outcome) => {
+    if (!waiting) return void arrived.push(o)
+    const settle = waiting
+    waiting = null
+    settle(o)
+  }
+  worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => deliver(m.ok ? { batch: m } : { error: fail(m.message) }))
+  worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory (more than 2 GiB for one row group)' : e.message) }))
+  const next = () =>
+    new Promise<DecodedBatch>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const settle = (o: Outcome) => {
+        clearTimeout(timer)
+        if ('batch' in o) return resolve(o.batch)
+        void worker.terminate()
+        reject(o.error)
+      }
+      const early = arrived.shift()
+      if (early) return settle(early)
+      timer = setTimeout(() => {
+        waiting = null
+        void worker.terminate()
+        // The file's structure was checked before decoding: a valid file can simply be too large.
+        reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
+      }, timeoutMs)
+      waiting = settle
+    })
+  const first = await next()
+  // Only these two of the first batch are kept here: a closure over `first` would hold it all.
+  const { group: firstGroup, last: firstLast } = first
+  async function* rest(): AsyncGenerator<DecodedBatch> {
+    try {
+      for (let at = { group: firstGroup, last: firstLast }; !at.last; ) {
+        group = at.group + 1
+        worker.postMessage('next')
+        const batch = await next()
+        at = { group: batch.group, last: batch.last }
+        yield batch
+      }
+    } finally {
+      void worker.terminate()
+    }
+  }
+  if (firstLast) void worker.terminate()
+  // The first batch is handed over once and then let go, like every other (the handle would
+  // otherwise hold a whole row group to the end); `first` keeps only its names and types.
+  let held: DecodedBatch | null = first
+  const takeFirst = () => {
+    const batch = held!
+    held = null
+    return batch
+  }
+  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest() }
+}

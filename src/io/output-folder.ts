@@ -1,0 +1,221 @@
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { EtlError } from '../core/errors.js'
+import { describeFsError } from './fs-errors.js'
+import { onInterrupt } from './interrupts.js'
+import { acquireLock, alive } from './lock.js'
+
+/** Which entries of an existing output folder this tool may replace. */
+export type Ownership = (name: string, isDirectory: boolean) => boolean
+
+export interface StagingOptions {
+  /** Replace the folder even when it holds entries `owned` does not claim. */
+  force?: boolean
+  /** How long to wait for another run writing to the same folder (default 120 s). */
+  lockTimeoutMs?: number
+}
+
+/** A new output folder being written beside the old one; `commit` switches to it whole. */
+export interface Staging {
+  /**
+   * Write a file, created exclusively; `durable` (default) syncs it to disk first. The switch is
+   * atomic either way: durability only matters for a power loss, not for a killed process.
+   * A failure aborts the staging folder unless `abortOnFailure` is false (the caller aborts).
+   */
+  write(name: string, bytes: Uint8Array, durable?: boolean, abortOnFailure?: boolean): Promise<void>
+  /** A file written in pieces (created exclusively on the first). */
+  append(name: string, bytes: Uint8Array): Promise<void>
+  /** The staging folder itself, for workers that write their files there (history's builds). */
+  readonly dir: string
+  /** Size and sha256 of a file already written to the staging folder, read as a stream. */
+  digest(name: string): Promise<{ bytes: number; sha256: string }>
+  commit(): void
+  abort(): void
+}
+
+// Test seam: widens the window between files so tests can interrupt a write.
+const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
+
+/**
+ * Start replacing the folder `dir`: take its lock (another run writing there is waited for, up to a
+ * limit), sweep what killed runs left, refuse a folder holding entries the tool did not write
+ * (unless `force`), and open a fresh staging folder beside it. Files are created exclusively
+ * (`wx`, never through a link). `commit` swaps the staging folder in with two renames, so readers
+ * see the old set or the new one, never a mixture; a run killed between them is repaired by the next.
+ */
+export async function openStaging(dir: string, owned: Ownership, options: StagingOptions = {}): Promise<Staging> {
+  const target = resolve(dir)
+  refuseHomeOfTheRun(target)
+  const parent = dirname(target)
+  const base = basename(target)
+  try {
+    mkdirSync(parent, { recursive: true })
+  } catch (e) {
+    // mkdir says EEXIST when a part of the path is a file.
+    const cause = (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'a part of the path is not a directory' : describeFsError(e)
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${cause}`)
+  }
+  const lock = join(parent, `.${base}.lock`)
+  await acquireLock(lock, target, options.lockTimeoutMs ?? Number(process.env.MTG_RULES_LOCK_TIMEOUT_MS ?? 120_000))
+  let staging: string | null = null
+  let old: string | null = null
+  let done = false
+  let forget = () => {}
+  const release = () => {
+    rmSync(lock, { force: true })
+    forget()
+  }
+  // An interrupted run leaves the old folder, no staging folder and no lock.
+  const handle = {
+    abort() {
+      if (done) return
+      done = true
+      // Killed between the two renames: put the old folder back.
+      if (old !== null && existsSync(old) && !existsSync(target)) renameSync(old, target)
+      // Writes still under way on libuv's threads may add a file while the folder is emptied
+      // (ENOTEMPTY): emptied again, a few times, as they finish.
+      if (staging !== null) rmSync(staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 5 })
+      release()
+    },
+  }
+  forget = onInterrupt(() => handle.abort())
+  try {
+    sweep(parent, base, target)
+    refuseForeign(target, owned, options.force ?? false)
+    staging = mkdtempSync(join(parent, `.${base}.staging-${process.pid}-`))
+  } catch (e) {
+    handle.abort()
+    if (e instanceof EtlError) throw e
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${describeFsError(e)}`)
+  }
+  const stagingDir = staging
+  const appended = new Set<string>()
+  return {
+    dir: stagingDir,
+    async write(name, bytes, durable = true, abortOnFailure = true) {
+      const path = join(stagingDir, name)
+      try {
+        mkdirSync(dirname(path), { recursive: true })
+        const file = await open(path, 'wx')
+        try {
+          await file.writeFile(bytes)
+          if (durable) await file.sync()
+        } finally {
+          await file.close()
+        }
+      } catch (e) {
+        if (abortOnFailure) handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
+      }
+      if (testDelayMs > 0) await new Promise((r) => setTimeout(r, testDelayMs))
+    },
+    async append(name, bytes) {
+      const path = join(stagingDir, name)
+      try {
+        const file = await open(path, appended.has(name) ? 'a' : 'wx')
+        appended.add(name)
+        try {
+          await file.writeFile(bytes)
+        } finally {
+          await file.close()
+        }
+      } catch (e) {
+        handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
+      }
+    },
+    async digest(name) {
+      const hash = createHash('sha256')
+      let bytes = 0
+      for await (const chunk of createReadStream(join(stagingDir, name))) {
+        hash.update(chunk as Buffer)
+        bytes += (chunk as Buffer).length
+      }
+      return { bytes, sha256: hash.digest('hex') }
+    },
+    commit() {
+      try {
+        if (existsSync(target)) {
+          old = join(parent, `.${base}.old-${process.pid}-${basename(stagingDir).slice(-6)}`)
+          renameSync(target, old)
+        }
+        renameSync(stagingDir, target)
+        staging = null
+        if (old !== null) rmSync(old, { recursive: true, force: true })
+        done = true
+        release()
+      } catch (e) {
+        handle.abort()
+        throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot replace ${dir}: ${describeFsError(e)}`)
+      }
+    },
+    abort: () => handle.abort(),
+  }
+}
+
+/**
+ * Write `files` as the whole new content of `dir` (see openStaging). The files are written and
+ * synced side by side (each fsync waits on the disk; one after another they took 25 ms of a
+ * build); a failure aborts the whole folder once all have settled, and names the first file that
+ * failed in the order given, whatever order the writes ended in.
+ */
+export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<void> {
+  const staging = await openStaging(dir, owned, options)
+  const settled = await Promise.allSettled(files.map((f) => staging.write(f.name, f.bytes, true, false)))
+  const failed = settled.find((s) => s.status === 'rejected')
+  if (failed) {
+    staging.abort()
+    throw failed.reason
+  }
+  staging.commit()
+}
+
+// The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
+function refuseHomeOfTheRun(target: string) {
+  const cwd = resolve('.')
+  const rel = relative(target, cwd)
+  if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep))) {
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
+  }
+  if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
+}
+
+function refuseForeign(target: string, owned: Ownership, force: boolean) {
+  if (!existsSync(target)) return
+  if (!statSync(target).isDirectory()) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} exists and is not a folder`)
+  if (force) return
+  const foreign = readdirSync(target, { withFileTypes: true }).filter((e) => !owned(e.name, e.isDirectory())).map((e) => e.name)
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … ${foreign.length - 3} more` : '')
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool did not write (${shown}); choose an empty folder, or pass --force to replace it whole`)
+  }
+}
+
+// What killed runs left beside the folder: staging folders (removed) and an old folder that was
+// moved aside but never deleted (put back if the folder itself is missing, else removed).
+function sweep(parent: string, base: string, target: string) {
+  const leftover = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|old)-(\\d+)-`)
+  for (const name of readdirSync(parent)) {
+    const m = leftover.exec(name)
+    if (!m || alive(Number(m[2])) && Number(m[2]) !== process.pid) continue
+    const path = join(parent, name)
+    if (m[1] === 'old' && !existsSync(target)) renameSync(path, target)
+    else rmSync(path, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Write files into `dir`, a folder inside a staging folder (Staging.dir), from a worker thread:
+ * created exclusively like Staging.write, not synced one by one (for history, 1,700 fsyncs cost
+ * seconds; the history tables themselves are synced). `shown` names the folder in the error line.
+ */
+export function writeFilesInto(dir: string, shown: string, files: { name: string; bytes: Uint8Array }[]): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    for (const f of files) writeFileSync(join(dir, f.name), f.bytes, { flag: 'wx' })
+  } catch (e) {
+    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${shown}: ${describeFsError(e)}`)
+  }
+}

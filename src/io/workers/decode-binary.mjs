@@ -1,0 +1,48 @@
+// Decodes a Parquet or Arrow IPC file in a worker thread, so that a damaged file that makes the
+// decoder loop or allocate without end can be stopped (see decodeInWorker in read-export.ts).
+// Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
+// decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the table. Plain JavaScript: the same file runs from src/ (tests)
+// and dist/ (the CLI).
+import { parentPort, workerData } from 'node:worker_threads'
+import { packColumn, transfers } from '../../exports/packed-columns.mjs'
+
+// `buffer`: the file's bytes, moved here; or `path`: a regular file, read by ranges.
+const { format, buffer, path, maxTextBytes } = workerData
+
+// Wait until the reader has taken the previous batch.
+const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
+// Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
+const send = (batch) => {
+  const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
+  parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
+}
+
+async function decodeParquet() {
+  const { openParquetSource, decodeRowGroup } = await import('../../exports/parquet-groups.mjs')
+  const source = await openParquetSource({ buffer, path })
+  const groups = source.metadata.row_groups.length
+  for (let group = 0; group < groups; group++) {
+    const { columns, rowCount } = await decodeRowGroup(source, group)
+    // One row group ahead: this one was decoded while the reader checked the last; send it when asked.
+    if (group > 0) await asked()
+    send({ names: source.names, columns, rowCount, types: null, group, last: group === groups - 1 })
+  }
+  if (groups === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, last: true })
+}
+
+const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)
+
+async function decodeArrow() {
+  const { tableFromIPC } = await import('apache-arrow')
+  const table = tableFromIPC(new Uint8Array(buffer))
+  const names = table.schema.fields.map((f) => f.name)
+  const types = table.schema.fields.map((f) => String(f.type))
+  const columns = names.map((n) => Array.from(table.getChild(n) ?? [], plain))
+  send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
+}
+
+try {
+  await (format === 'parquet' ? decodeParquet() : decodeArrow())
+} catch (e) {
+  parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) })
+}

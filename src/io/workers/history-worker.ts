@@ -1,0 +1,15 @@
+// A worker of `history`: builds a release, or diffs two, for the main thread (history-pool.ts).
+import { parentPort } from 'node:worker_threads'
+import { runHistoryTask, type HistoryTask } from '../history-tasks.js'
+
+parentPort!.on('message', async (task: HistoryTask & { id: number }) => {
+  try {
+    const result = await runHistoryTask(task)
+    const p = result.prefixes
+    const transfer = p ? [p.jsonl.buffer, p.jsonlEnds.buffer, p.csv.buffer, p.csvEnds.buffer] : []
+    parentPort!.postMessage({ id: task.id, ok: true, result }, transfer as ArrayBuffer[])
+  } catch (e) {
+    const err = e as Error & { code?: string }
+    parentPort!.postMessage({ id: task.id, ok: false, name: err.name, code: err.code, message: err.message })
+  }
+})

@@ -1,0 +1,46 @@
+import { append } from '../core/append.js'
+import { toCheckRow } from '../checks/run-checks.js'
+import { checkCompanionRecord } from '../checks/companion.js'
+import { startChecks } from '../checks/index.js'
+import { startHistoryChecks } from '../checks/rules-history.js'
+import { diagnostics, sortDiagnostics } from '../core/diagnostics.js'
+import { openExport, type ExportFormat } from '../exports/read-export.js'
+import { makeReport, type Report } from '../core/report.js'
+import { RULES_HISTORY_TABLE, RULES_TABLE } from '../core/tables.js'
+import type { Diagnostic } from '../core/types.js'
+import type { ExportChunks, ValidateOptions } from './validate-export.js'
+
+/** Every check on every row of an export, as its bytes stream in (validateExportStream without the proof). */
+export async function validateExportRows(name: string, format: ExportFormat, chunks: ExportChunks, options: ValidateOptions): Promise<Report> {
+  const stream = await openExport(name, format, chunks)
+  const found: Diagnostic[] = []
+  let rows = 0
+  const notes = [...stream.notes]
+  if (stream.table === RULES_HISTORY_TABLE) {
+    const history = startHistoryChecks()
+    for await (const batch of stream.batches) {
+      for (const r of batch) history.visit(r)
+      rows += batch.length
+    }
+    append(found, history.finish())
+  } else if (stream.table === RULES_TABLE) {
+    const session = startChecks({ glossary: [], sections: [] })
+    for await (const batch of stream.batches) {
+      for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
+      rows += batch.length
+    }
+    append(found, session.finish())
+  } else {
+    const known = options.knownRules ?? null
+    if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
+    for await (const batch of stream.batches) {
+      for (const r of batch) append(found, checkCompanionRecord(stream.table, r, known))
+      rows += batch.length
+    }
+  }
+  // An export without rows is never a dataset, whatever its header says.
+  if (rows === 0) found.push(diagnostics.structure(`the export holds no rows`, 'error'))
+  const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])
+  return makeReport({ file: name, kind: format, table: stream.table.name, rows }, all, options.strict ?? false, notes)
+}
+

@@ -1,0 +1,37 @@
+import { checkDocument } from '../checks/run-checks.js'
+import { EtlError } from '../core/errors.js'
+import { normalizeRules } from '../text/normalize.js'
+import { parseDocument } from '../text/parse.js'
+import { decode, splitLines } from '../text/decode.js'
+import { readExport, type ExportRecords } from '../exports/read-export.js'
+import { makeReport, type Report } from '../core/report.js'
+import { exportFormatOf, sourceKindOf, validateExportStream, type ValidateOptions } from './validate-export.js'
+
+export { exportFormatOf, sourceKindOf, validateExportStream, type ExportChunks, type ValidateOptions } from './validate-export.js'
+
+/** Read a whole export (any table) from its bytes; EtlError when it is empty or cannot be read. */
+export async function readExportFile(name: string, bytes: Uint8Array): Promise<ExportRecords> {
+  const format = exportFormatOf(name)
+  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  return readExport(name, bytes, format)
+}
+
+/** Validate CR text (parsed in memory) or an export of any table, from its bytes. */
+export async function validateSource(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Promise<Report> {
+  if (sourceKindOf(name) === 'cr-text') return validateText(name, bytes, options)
+  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  const chunks = async function* () {
+    yield bytes
+  }
+  return validateExportStream(name, Object.assign(chunks(), { again: chunks }), options)
+}
+
+/** Validate CR text: parse it in memory, then every check. */
+export function validateText(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Report {
+  const decoded = decode(bytes, name)
+  const lines = splitLines(decoded.text)
+  const doc = parseDocument(lines, name)
+  const rows = normalizeRules(doc.rules)
+  return makeReport({ file: name, kind: 'cr-text', table: 'rules', rows: rows.length }, checkDocument(lines, doc, rows, decoded).diagnostics, options.strict ?? false)
+}
+

@@ -1,0 +1,47 @@
+import { makeReport, type Report } from '../core/report.js'
+import type { Diagnostic } from '../core/types.js'
+
+/** What verifying a dataset folder's manifest needs to know of one file in it. */
+export interface FolderFile {
+  name: string
+  bytes: number
+  sha256: () => string
+}
+
+// An export is a table file; other files (the card, report.json, history.json, a changelog) are not listed.
+const EXPORT_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+// history writes this table of its runs beside rules_history: not an export of the dataset.
+const NOT_EXPORTS = new Set(['history.csv'])
+
+/**
+ * Check a dataset folder against its manifest: every listed export exists with its bytes and sha256
+ * (rows are checked when each export is validated), and every export (table file) present is listed.
+ */
+export function verifyManifest(path: string, manifestText: string, files: FolderFile[], rowsOf: Map<string, number>): Report {
+  const out: Diagnostic[] = []
+  const problem = (message: string, params: Record<string, unknown>) => out.push({ code: 'manifest', severity: 'error', message, params })
+  let manifest: { exports?: { path: string; bytes: number; rows: number; sha256: string }[] }
+  try {
+    manifest = JSON.parse(manifestText)
+  } catch (e) {
+    problem(`manifest.json is not JSON: ${(e as Error).message}`, {})
+    return makeReport({ file: path, kind: 'manifest', table: 'manifest', rows: 0 }, out)
+  }
+  const listed = Array.isArray(manifest.exports) ? manifest.exports : []
+  if (!Array.isArray(manifest.exports)) problem('manifest.json lists no exports', {})
+  const present = new Map(files.map((f) => [f.name, f]))
+  for (const e of listed) {
+    const f = present.get(e.path)
+    if (!f) {
+      problem(`${e.path} is listed in manifest.json but missing`, { path: e.path })
+      continue
+    }
+    if (f.bytes !== e.bytes) problem(`${e.path} has ${f.bytes} bytes, manifest.json says ${e.bytes}`, { path: e.path, bytes: f.bytes, expected: e.bytes })
+    else if (f.sha256() !== e.sha256) problem(`${e.path} does not match its sha256 in manifest.json`, { path: e.path })
+    const rows = rowsOf.get(e.path)
+    if (rows !== undefined && rows !== e.rows) problem(`${e.path} has ${rows} rows, manifest.json says ${e.rows}`, { path: e.path, rows, expected: e.rows })
+  }
+  const names = new Set(listed.map((e) => e.path))
+  for (const f of files) if (!names.has(f.name) && EXPORT_FILE.test(f.name) && !NOT_EXPORTS.has(f.name)) problem(`${f.name} is in the folder but not listed in manifest.json`, { path: f.name })
+  return makeReport({ file: path, kind: 'manifest', table: 'manifest', rows: listed.length }, out)
+}

@@ -1,5 +1,11 @@
-// The library: every stage as a function over plain data. File and network I/O live in node.ts,
-// fetch-release.ts and the CLI (cli.ts, commands/).
+// The library: every stage as a function over plain data, and the Node edges (io/) that read and
+// write files. Importing the package installs those edges (Parquet and Arrow decoded in a worker).
+import { installNodeHost } from './io/node-host.js'
+
+installNodeHost()
+
+export { installNodeHost } from './io/node-host.js'
+export { configureIo, type IoSettings } from './io/settings.js'
 export { decode, splitLines, countLineEndings, lineEndingLabel, firstInvalidUtf8 } from './text/decode.js'
 export { parseDocument, findEffectiveDate, isHardWrapped } from './text/parse.js'
 export { checkCoverage, type Coverage } from './text/coverage.js'

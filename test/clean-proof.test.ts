@@ -13,7 +13,8 @@ import { proveCsvClean, proveCsvPart } from '../src/validate/proof/clean-csv.js'
 import { proveJsonlClean, proveJsonlPart } from '../src/validate/proof/clean-jsonl.js'
 import { csvField } from '../src/exports/csv-write.js'
 import { EtlError } from '../src/core/errors.js'
-import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/io/files.js'
+import { fileRef, inputFileChunks, MAX_EXPORT_BYTES } from '../src/io/files.js'
+import { nodeFileProof } from '../src/io/file-proof.js'
 import { proveFile } from '../src/io/prove-file.js'
 import { parquetProver, proveParquetFile } from '../src/io/prove-parquet.js'
 import { listPage, listPageRefs } from '../src/validate/proof/parquet-pages.js'
@@ -296,11 +297,11 @@ describe('a large JSONL file is proved on two cores', () => {
     ;[swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!]
     const bad = file('swapped.jsonl', swapped)
     expect(await proveFile("jsonl", bad.path, bad.size)).toBeNull()
-    const report = await validateExportStream(bad.path, await inputFileChunks(bad.path, MAX_EXPORT_BYTES))
+    const report = await validateExportStream(bad.path, await inputFileChunks(bad.path, MAX_EXPORT_BYTES), { fileProof: nodeFileProof })
     expect(report.counts.byCode.order).toBeGreaterThan(0)
     const dangling = file('dangling.jsonl', [...lines.slice(0, -1), lineOf(lines.length - 1, 'See rule 100.401.')])
     expect(await proveFile("jsonl", dangling.path, dangling.size)).toBeNull()
-    expect((await validateExportStream(dangling.path, await inputFileChunks(dangling.path, MAX_EXPORT_BYTES))).counts.byCode['dangling-reference']).toBe(1)
+    expect((await validateExportStream(dangling.path, await inputFileChunks(dangling.path, MAX_EXPORT_BYTES), { fileProof: nodeFileProof })).counts.byCode['dangling-reference']).toBe(1)
   })
 })
 
@@ -312,7 +313,7 @@ describe('the clean proof of Parquet', () => {
     const path = join(dir, `rules-${n++}.parquet`)
     writeFileSync(path, bytes)
     try {
-      return { report: await validateExportStream(path.replace(/-\d+\.parquet$/, '.parquet'), Object.assign(await inputFileChunks(path, MAX_EXPORT_BYTES)), { exact }) }
+      return { report: await validateExportStream(path.replace(/-\d+\.parquet$/, '.parquet'), Object.assign(await inputFileChunks(path, MAX_EXPORT_BYTES)), { exact, fileProof: nodeFileProof }) }
     } catch (e) {
       return { error: e instanceof EtlError ? `${e.code}: ${e.message}` : `not an EtlError: ${String(e)}` }
     }
@@ -320,7 +321,7 @@ describe('the clean proof of Parquet', () => {
   const proved = async (bytes: Uint8Array) => {
     const path = join(dir, `proof-${n++}.parquet`)
     writeFileSync(path, bytes)
-    return proveParquetFile(path, { path, size: bytes.length })
+    return proveParquetFile(path, fileRef(path, bytes.length))
   }
 
   for (const r of releases()) {
@@ -433,7 +434,7 @@ describe('the examples column read straight from its pages', () => {
     const path = join(dir, `rules-${n++}.parquet`)
     writeFileSync(path, bytes)
     try {
-      return { report: await validateExportStream(path.replace(/-\d+\.parquet$/, '.parquet'), await inputFileChunks(path, MAX_EXPORT_BYTES), { exact }) }
+      return { report: await validateExportStream(path.replace(/-\d+\.parquet$/, '.parquet'), await inputFileChunks(path, MAX_EXPORT_BYTES), { exact, fileProof: nodeFileProof }) }
     } catch (e) {
       return { error: e instanceof EtlError ? `${e.code}: ${e.message}` : `not an EtlError: ${String(e)}` }
     }
@@ -477,7 +478,7 @@ describe('the examples column read straight from its pages', () => {
         else expect(await proveParquetFile('rules.parquet', await (async () => {
           const path = join(dir, `nulls-${n++}.parquet`)
           writeFileSync(path, bytes)
-          return { path, size: bytes.length }
+          return fileRef(path, bytes.length)
         })())).toBeNull()
         const exact = await onDisk(bytes, true)
         expect(await onDisk(bytes, false)).toEqual(exact)
@@ -575,7 +576,7 @@ describe('the examples column read straight from its pages', () => {
     expect(await proveParquetFile('rules.parquet', await (async () => {
       const path = join(dir, 'whole.parquet')
       writeFileSync(path, bytes)
-      return { path, size: bytes.length }
+      return fileRef(path, bytes.length)
     })())).toBe(rows.length)
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), async (which, offset, value) => {
@@ -654,7 +655,7 @@ describe('the CLI', () => {
         if (name === 'swapped') expect(byCode.order).toBeGreaterThan(0)
         if (name === 'dangling') expect(byCode).toEqual({ 'dangling-reference': 1 })
         // The clean file is proved, its text slices each read only their own pages.
-        if (name === 'clean' && format === 'parquet') expect(await proveParquetFile(path, { path, size: bytes.length })).toBe(45_000)
+        if (name === 'clean' && format === 'parquet') expect(await proveParquetFile(path, fileRef(path, bytes.length))).toBe(45_000)
       }
     }
     // Several files in one command: the same workers prove one file after another (see

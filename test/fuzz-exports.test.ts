@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { nodeFileProof } from '../src/io/file-proof.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
@@ -8,10 +9,11 @@ import { join } from 'node:path'
 import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/io/files.js'
 import { validateExportStream, validateSource } from '../src/validate/validate.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
+import { configureIo } from '../src/io/settings.js'
 import { readBytes, release } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000 for the build fuzzer.
-process.env.MTG_RULES_DECODE_TIMEOUT_MS ??= '2000'
+configureIo({ decodeTimeoutMs: 2000 })
 const RUNS = Math.max(50, Math.round(Number(process.env.FUZZ_RUNS ?? 150) / 5))
 // make test replays the same cases (a red CI must mean a real change); make fuzz draws new ones.
 const SEED = process.env.FUZZ_RUNS === undefined ? { seed: 20261129 } : {}
@@ -86,7 +88,7 @@ describe(`Parquet read by ranges from a file reports exactly what the bytes in m
         if (chunks === null) return
         expect(chunks.file?.size).toBe(bytes.length)
         const inMemory = await outcome(() => validateSource('rules.parquet', bytes))
-        const ranged = await outcome(() => validateExportStream('rules.parquet', chunks))
+        const ranged = await outcome(() => validateExportStream('rules.parquet', chunks, { fileProof: nodeFileProof }))
         expect(ranged).toEqual(inMemory)
       }),
       { numRuns: RUNS, ...SEED },

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parquetMetadata } from 'hyparquet'
+import { fileRef } from '../src/io/files.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet-frame.js'
@@ -32,7 +33,7 @@ describe('page headers read in windows from a file say what the whole file in me
   const fromFile = (bytes: Uint8Array, window: number) => {
     const path = join(dir, `case-${n++}.parquet`)
     writeFileSync(path, bytes)
-    return outcome(() => checkParquetFile('rules.parquet', { path, size: bytes.length }, window))
+    return outcome(() => checkParquetFile('rules.parquet', fileRef(path, bytes.length), window))
   }
 
   it('on the file as written, with first windows too short for any header', () => {

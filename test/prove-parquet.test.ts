@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { parquetMetadata } from 'hyparquet'
+import { asyncBufferFromFile, parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
@@ -14,6 +14,7 @@ import { eachStringPage, int64sInto, stringPage, uint32At, stringPageRefs, type 
 import { sparseChunkOf } from '../src/io/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/core/tables.js'
 import { decodeRowGroup, openParquetSource } from '../src/exports/parquet-groups.mjs'
+import { syncBufferFromFile } from '../src/io/files.js'
 import { writeParquet } from '../src/exports/parquet-write.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -215,11 +216,11 @@ describe('uint32At', () => {
   })
 })
 
-describe('a Parquet file read by synchronous ranges (openParquetSource with sync)', () => {
+describe('a Parquet file read by synchronous ranges (syncBufferFromFile)', () => {
   it('gives the metadata and row groups the asynchronous reads give', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'sync-source-')), 'rules.parquet')
     writeFileSync(path, file)
-    const [sync, async] = await Promise.all([openParquetSource({ path, sync: true }), openParquetSource({ path })])
+    const [sync, async] = await Promise.all([openParquetSource({ file: syncBufferFromFile(path) }), openParquetSource({ file: await asyncBufferFromFile(path) })])
     expect(sync.metadata).toEqual(async.metadata)
     expect(sync.rowStarts).toEqual([0, rows.length])
     const [a, b] = await Promise.all([decodeRowGroup(sync, 0, ['number', 'index']), decodeRowGroup(async, 0, ['number', 'index'])])

@@ -1,4 +1,7 @@
 import { parquetWriteBuffer } from 'hyparquet-writer'
+import { configureIo, ioSettings } from '../src/io/settings.js'
+import { nodeFileProof } from '../src/io/file-proof.js'
+import { fileRef } from '../src/io/files.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
@@ -120,7 +123,7 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
     ['rules.parquet', 25, 70, /^read: rules\.parquet: decoding row group 0 did not finish within 2 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
     ['rules.arrow', 18, 157, /^read: rules\.arrow: decoding the file did not finish within 2 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
   ] as const)('%s with byte %i set to %i', async (name, at, value, message) => {
-    process.env.MTG_RULES_DECODE_TIMEOUT_MS = '2000'
+    configureIo({ decodeTimeoutMs: 2000 })
     try {
       const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
       const bytes = new Uint8Array(small.files.find((f) => f.name === name)!.bytes)
@@ -128,7 +131,7 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
       const e = await failure(name, bytes)
       expect(e.message).toMatch(message)
     } finally {
-      delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
+      configureIo({ decodeTimeoutMs: null })
     }
   })
 })
@@ -136,7 +139,7 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
 it('a damaged Arrow file whose one row carries a huge list gives a report, not a stack overflow', async () => {
   // Found by fuzzing: 55 bytes cut out at offset 309 leave a valid-looking file with an enormous
   // examples list, and spreading its diagnostics into push() overflowed the call stack.
-  process.env.MTG_RULES_DECODE_TIMEOUT_MS = '2000'
+  configureIo({ decodeTimeoutMs: 2000 })
   try {
     const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
     const arrow = small.files.find((f) => f.name === 'rules.arrow')!.bytes
@@ -145,7 +148,7 @@ it('a damaged Arrow file whose one row carries a huge list gives a report, not a
     expect(report.valid).toBe(false)
     expect(report.diagnostics.length).toBeGreaterThan(0)
   } finally {
-    delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
+    configureIo({ decodeTimeoutMs: null })
   }
 })
 
@@ -182,8 +185,8 @@ describe('a Parquet row group that fails while the one before is still being che
     const reader = { view: new DataView(bytes.buffer), offset: Number(text.data_page_offset) }
     const header = parquetHeader(reader)
     bytes[reader.offset + Math.floor(header.compressed_page_size / 2)]! ^= 0xff
-    const previous = process.env.MTG_RULES_DECODE_TIMEOUT_MS
-    process.env.MTG_RULES_DECODE_TIMEOUT_MS = '10000'
+    const previous = ioSettings.decodeTimeoutMs
+    configureIo({ decodeTimeoutMs: 10_000 })
     try {
       const stream = await openExport('rules.parquet', 'parquet', (async function* () {
         yield bytes
@@ -203,8 +206,7 @@ describe('a Parquet row group that fails while the one before is still being che
       expect((error as EtlError).message).toMatch(/is not a readable Parquet file \((?!.*did not finish)/)
       expect(performance.now() - started).toBeLessThan(5000)
     } finally {
-      if (previous === undefined) delete process.env.MTG_RULES_DECODE_TIMEOUT_MS
-      else process.env.MTG_RULES_DECODE_TIMEOUT_MS = previous
+      configureIo({ decodeTimeoutMs: previous })
     }
   })
 })
@@ -224,10 +226,10 @@ describe('a GZIP page that unpacks to far more than its header says', () => {
     const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows.slice(0, 50), 'test', { compressors: bomb })
     const path = join(mkdtempSync(join(tmpdir(), 'bomb-')), 'rules.parquet')
     writeFileSync(path, bytes)
-    expect(await proveParquetFile(path, { path, size: bytes.length })).toBeNull()
+    expect(await proveParquetFile(path, fileRef(path, bytes.length))).toBeNull()
     let error: unknown
     try {
-      await validateExportStream(path, await inputFileChunks(path, MAX_EXPORT_BYTES))
+      await validateExportStream(path, await inputFileChunks(path, MAX_EXPORT_BYTES), { fileProof: nodeFileProof })
     } catch (e) {
       error = e
     }

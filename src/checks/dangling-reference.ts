@@ -1,6 +1,5 @@
 import { boundedDiagnostics } from '../core/bounded.js'
-import { append } from '../core/append.js'
-import { diagnostics } from '../core/diagnostics.js'
+import { append, diagnostics } from '../core/diagnostics.js'
 import { extractReferences, type Reference } from '../core/citations.js'
 import type { Diagnostic } from '../core/types.js'
 import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'

@@ -5,6 +5,8 @@ import type { CommandResult } from './_shared.js'
 import { COMMAND_HELP, nearestCommand, USAGE } from './help.js'
 import { EtlError } from '../core/errors.js'
 import { TOOL } from '../core/version.js'
+import { installNodeHost } from '../io/node-host.js'
+import { settingsFromEnv } from './settings.js'
 
 export type { CommandResult } from './_shared.js'
 
@@ -79,6 +81,7 @@ const escapeAnnotation = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%
 
 async function main() {
   const debug = process.argv.includes('--debug')
+  installNodeHost(settingsFromEnv(process.env))
   // A reader that stops early (`| head`) is no error: end quietly, keeping the exit code.
   const quietOnBrokenPipe = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
-import { copyNewestRelease } from '../io/files.js'
+import { copyNewestRelease, storeRelease } from '../io/files.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules fetch */
@@ -14,7 +14,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (values.from !== undefined && values.url !== undefined) throw new EtlError('USAGE', 'mtg-rules fetch: give --from DIR or --url PAGE, not both')
   const stored = (r: { path: string; note: string | null }) => ok(r.path + '\n', r.note === null ? '' : r.note + '\n')
   if (values.from !== undefined) return stored(await copyNewestRelease(values.from, values.dest))
-  const { fetchRelease } = await import('../fetch/fetch-release.js')
+  const { downloadRelease } = await import('../fetch/fetch-release.js')
   const number = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined
     if (!/^\d+$/.test(v)) throw new EtlError('USAGE', `mtg-rules fetch: --${name} takes a whole number, not "${v}"`)
@@ -22,11 +22,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   const timeoutMs = number('timeout', values.timeout)
   const retries = number('retries', values.retries)
-  const result = await fetchRelease({
-    dest: values.dest,
+  const release = await downloadRelease({
     ...(values.url !== undefined ? { url: values.url } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(retries !== undefined ? { retries } : {}),
   })
-  return stored(result)
+  return stored(await storeRelease(values.dest, release.bytes, release.effectiveDate, release.url))
 }

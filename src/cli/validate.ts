@@ -10,6 +10,7 @@ import type { Report } from '../core/report.js'
 import { ALL_TABLES } from '../core/tables.js'
 // Light modules only: a rules export proved clean needs no reader or check (see validate-export.ts).
 import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { nodeFileProof } from '../io/file-proof.js'
 import { ok, type CommandResult } from './_shared.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
@@ -69,7 +70,7 @@ async function validateFile(file: string, { strict, exact }: How, rulesOption?: 
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
   const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
-  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, ...(known ? { knownRules: known } : {}) })
+  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, fileProof: nodeFileProof, ...(known ? { knownRules: known } : {}) })
 }
 
 /**

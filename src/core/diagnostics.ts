@@ -135,3 +135,11 @@ export function countDiagnostics(list: Diagnostic[]): { errors: number; warnings
   for (const k of Object.keys(byCode).sort()) sorted[k] = byCode[k]!
   return { errors, warnings, byCode: sorted }
 }
+
+/**
+ * Append `items` to `target` in place. Unlike `target.push(...items)` it works for any length: a
+ * damaged row can carry hundreds of thousands of problems, more arguments than a call may take.
+ */
+export function append<T>(target: T[], items: readonly T[]): void {
+  for (let i = 0; i < items.length; i++) target.push(items[i]!)
+}

@@ -1,5 +1,10 @@
-// Limits on one row of an export, shared by the readers and the clean proofs (a light module: the
-// proofs load without the readers).
+// The limits on what the toolkit reads, in one place (a light module: the clean proofs load it
+// without the readers). docs/reliability.md lists them with what happens beyond each.
+
+/** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024
+/** Exports of 300,000 rows stay well below this. */
+export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 
 /** A JSONL line longer than this is refused: an export row is a few kilobytes. */
 export const MAX_JSONL_LINE = 16 * 1024 * 1024
@@ -7,3 +12,5 @@ export const MAX_JSONL_LINE = 16 * 1024 * 1024
 export const MAX_KEYS = 1000
 /** A CSV record longer than this is refused. */
 export const MAX_CSV_RECORD = 16 * 1024 * 1024
+/** A Parquet page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes. */
+export const MAX_PAGE_BYTES = 256 * 1024 * 1024

@@ -1,6 +1,5 @@
-import { append } from './append.js'
 import { BoundedDiagnostics } from './bounded.js'
-import { countDiagnostics } from './diagnostics.js'
+import { append, countDiagnostics } from './diagnostics.js'
 import type { Diagnostic } from './types.js'
 
 export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow' | 'manifest'

@@ -104,3 +104,12 @@ export interface LocatedRow {
   line?: number
   position?: number
 }
+
+/** A record of an export as a reader gives it, with where it stands. */
+export interface ExportRecord {
+  record: Record<string, unknown>
+  /** 0-based row position. */
+  position: number
+  /** 1-based line where the row starts (JSONL and CSV). */
+  line?: number
+}

@@ -9,7 +9,7 @@ function features(table: TableSpec) {
   return table.columns.map((c) => (c.type === 'list<string>' ? { name: c.name, sequence: 'string' } : { name: c.name, dtype: HF_DTYPE[c.type] }))
 }
 
-const sizeCategory = (n: number) => (n < 1000 ? 'n<1K' : n < 10000 ? '1K<n<10K' : n < 100000 ? '10K<n<100K' : '100K<n<1M')
+const sizeCategory = (n: number) => (n < 1000 ? 'n<1K' : n < 10000 ? '1K<n<10K' : n < 100000 ? '10K<n<100K' : n < 1_000_000 ? '100K<n<1M' : '1M<n<10M')
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8')
 
@@ -60,33 +60,15 @@ const CITATION = `@misc{mtg_comprehensive_rules_dataset,
  */
 export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[], manifest: Manifest, report: Report): string {
   const parquetOf = (t: TableSpec) => manifest.exports.find((e) => e.table === t.name && e.format === 'parquet')!
-  const header = {
-    pretty_name: `Magic: The Gathering Comprehensive Rules (${manifest.source.effectiveDate ?? 'undated'})`,
-    language: ['en'],
-    license: 'other',
-    license_name: 'wizards-of-the-coast-fan-content',
-    license_link: 'https://company.wizards.com/en/legal/fancontentpolicy',
-    task_categories: ['text-retrieval', 'question-answering', 'text-generation'],
-    tags: ['magic-the-gathering', 'rules', 'game-rules', 'tabular'],
-    size_categories: [sizeCategory(manifest.counts.rules)],
-    source_datasets: ['original'],
-    dataset_info: tables.map(({ spec, rows }) => {
+  const header = cardHeader(
+    `Magic: The Gathering Comprehensive Rules (${manifest.source.effectiveDate ?? 'undated'})`,
+    [],
+    manifest.counts.rules,
+    tables.map(({ spec, rows }) => {
       const file = parquetOf(spec)
-      const inMemory = inMemoryBytes(spec, rows)
-      return {
-        config_name: spec.name,
-        features: features(spec),
-        splits: [{ name: 'train', num_bytes: inMemory, num_examples: file.rows }],
-        download_size: file.bytes,
-        dataset_size: inMemory,
-      }
+      return { spec, inMemoryBytes: inMemoryBytes(spec, rows), parquet: file, rows: file.rows }
     }),
-    configs: tables.map(({ spec }) => ({
-      config_name: spec.name,
-      ...(spec.name === 'rules' ? { default: true } : {}),
-      data_files: [{ split: 'train', path: parquetOf(spec).path }],
-    })),
-  }
+  )
   const c = manifest.counts
   const v = report.counts
   const codes = Object.entries(v.byCode).map(([code, n]) => `${n} ${code}`).join(', ')
@@ -154,6 +136,87 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     '```bibtex',
     CITATION,
     '```',
+  ]
+  return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
+}
+
+/** One config of a card: a table, its size in memory, its Parquet file and rows. */
+interface CardConfig {
+  spec: TableSpec
+  inMemoryBytes: number
+  parquet: { path: string; bytes: number }
+  rows: number
+}
+
+/** The YAML header every dataset card has (the first config is the default). */
+function cardHeader(prettyName: string, extraTags: string[], rows: number, configs: CardConfig[]) {
+  return {
+    pretty_name: prettyName,
+    language: ['en'],
+    license: 'other',
+    license_name: 'wizards-of-the-coast-fan-content',
+    license_link: 'https://company.wizards.com/en/legal/fancontentpolicy',
+    task_categories: ['text-retrieval', 'question-answering', 'text-generation'],
+    tags: ['magic-the-gathering', 'rules', 'game-rules', 'tabular', ...extraTags],
+    size_categories: [sizeCategory(rows)],
+    source_datasets: ['original'],
+    dataset_info: configs.map((c) => ({
+      config_name: c.spec.name,
+      features: features(c.spec),
+      splits: [{ name: 'train', num_bytes: c.inMemoryBytes, num_examples: c.rows }],
+      download_size: c.parquet.bytes,
+      dataset_size: c.inMemoryBytes,
+    })),
+    configs: configs.map((c, i) => ({
+      config_name: c.spec.name,
+      ...(i === 0 ? { default: true } : {}),
+      data_files: [{ split: 'train', path: c.parquet.path }],
+    })),
+  }
+}
+
+/** The history folder's dataset card: the rules_history config, the releases it holds, how lineage is made. */
+export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemoryBytes: number }, parquet: { path: string; bytes: number }, releases: { release: string; file: string; rules: number }[]): string {
+  const header = cardHeader('Magic: The Gathering Comprehensive Rules, every release, with rule lineage', ['time-series'], size.rows, [
+    { spec: table, inMemoryBytes: size.inMemoryBytes, parquet, rows: size.rows },
+  ])
+  const body = [
+    `# ${header.pretty_name}`,
+    '',
+    `${size.rows} rows: every numbered rule of ${releases.length} releases of the Comprehensive Rules (${releases[0]?.release ?? '—'} to ${releases.at(-1)?.release ?? '—'}), oldest first, one row per rule per release.`,
+    '',
+    '| column | what |',
+    '|---|---|',
+    '| `release` | effective date of the release (`YYYY-MM-DD`) |',
+    '| `number`, `text`, `examples`, `index` | the rule as in that release’s `rules` table |',
+    '| `rule_id` | `<first release>:<first number>`: the same while the rule stays unchanged, edited or moved (renumbered) from release to release |',
+    '| `previous_number` | its number in the previous release (null when added) |',
+    '| `change` | `added`, `edited`, `moved`, `unchanged` or `typography` (only quotes, dashes or spaces changed) since the previous release |',
+    '',
+    'Lineage comes from `mtg-rules diff` between consecutive releases: rows are matched by number and text, then the same text under another number, then text whose citations were renumbered, then near matches within the section the old one became (a subrule only under the rule its parent became).',
+    '',
+    '## Releases',
+    '',
+    '| release | file | rules |',
+    '|---|---|---:|',
+    ...releases.map((r) => `| ${r.release} | ${r.file} | ${r.rules} |`),
+    '',
+    '## How to load',
+    '',
+    '```python',
+    'from datasets import load_dataset',
+    'history = load_dataset("path/or/hub-id", "rules_history", split="train")',
+    '```',
+    '',
+    '```sql',
+    "-- what rule 702.19b said in every release, by its lineage",
+    "SELECT release, number, change, text FROM 'rules_history.parquet'",
+    "WHERE rule_id = (SELECT rule_id FROM 'rules_history.parquet' WHERE number = '702.19b' ORDER BY release DESC LIMIT 1) ORDER BY release;",
+    '```',
+    '',
+    '## Licence',
+    '',
+    'The Comprehensive Rules text is © Wizards of the Coast LLC, included as published under the Wizards of the Coast Fan Content Policy; unofficial, not approved or endorsed by Wizards. The tooling (mtg-rules-etl) is MIT-licensed.',
   ]
   return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
 }

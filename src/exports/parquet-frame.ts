@@ -1,16 +1,23 @@
-import { closeSync, openSync, readSync } from 'node:fs'
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { EtlError } from '../core/errors.js'
-import { describeFsError } from '../io/fs-errors.js'
+import { MAX_PAGE_BYTES } from '../core/limits.js'
 
 // A Parquet file's frame checked before anything is decoded: its footer and every page header, for
-// the exact path (read-export.ts) and the clean proof (prove-parquet.ts), which loads only this.
+// the exact path (read-export.ts) and the clean proof (io/prove-parquet.ts), which loads only this.
 
-/** A file to read by ranges: its path and size when opened. */
+/** Ranges of an open file, read synchronously (io/files.ts opens them). */
+export interface RangeReader {
+  /** Up to `length` bytes at `position` into `out` from `offset`; how many (0 at the end of the file). */
+  read(out: Uint8Array, offset: number, length: number, position: number): number
+  close(): void
+}
+
+/** A file to read by ranges: its path and size when opened, and how to open it (io/files.ts fileRef). */
 export interface FileRef {
   path: string
   size: number
+  open(): RangeReader
 }
 
 /**
@@ -19,16 +26,11 @@ export interface FileRef {
  * footer comes back whole, to be refused by the in-memory path with the same error. EtlError when damaged.
  */
 export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADER_WINDOW): CheckedParquet | Uint8Array {
-  let fd: number
-  try {
-    fd = openSync(ref.path, 'r')
-  } catch (e) {
-    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${ref.path}: ${describeFsError(e)}`)
-  }
+  const file = ref.open()
   try {
     const readInto = (out: Uint8Array, start: number, length: number) => {
       for (let got = 0; got < length; ) {
-        const n = readSync(fd, out, got, length - got, start + got)
+        const n = file.read(out, got, length - got, start + got)
         if (n === 0) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (it ended at byte ${start + got}, before byte ${start + length})`)
         got += n
       }
@@ -61,7 +63,7 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
     }
     return checkedParquet(name, () => parquetMetadata(footerBytes), size, headerAt)
   } finally {
-    closeSync(fd)
+    file.close()
   }
 }
 
@@ -108,8 +110,6 @@ export function checkedParquet(name: string, metadataOf: () => FileMetaData, siz
   }
 }
 
-// A page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes.
-const MAX_PAGE_BYTES = 256 * 1024 * 1024
 
 /**
  * Walk every page header of every column chunk before decoding anything: hyparquet trusts the

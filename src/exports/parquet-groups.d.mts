@@ -8,6 +8,12 @@ export interface ParquetSource {
   rowStarts: number[]
 }
 
-export function openParquetSource(from: { buffer?: ArrayBuffer; path?: string; sync?: boolean }): Promise<ParquetSource>
+/** hyparquet's AsyncBuffer: a file's length and its byte ranges. */
+export interface RangeBuffer {
+  byteLength: number
+  slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>
+}
+
+export function openParquetSource(from: { buffer: ArrayBuffer } | { file: RangeBuffer }): Promise<ParquetSource>
 export function decodeRowGroup(source: ParquetSource, group: number, only?: string[]): Promise<{ columns: unknown[][]; rowCount: number }>
 export function gunzipBounded(input: Uint8Array, size: number): Buffer

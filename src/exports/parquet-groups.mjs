@@ -1,7 +1,6 @@
 // Row groups of a Parquet file decoded into columns with hyparquet: for decode-binary.mjs (the exact
-// path) and the clean proof (clean-parquet-worker.ts). Plain JavaScript: it runs from src/ (tests) and dist/.
-import { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet'
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
+// path) and the clean proof (io/prove-parquet.ts). Plain JavaScript: it runs from src/ (tests) and dist/.
+import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet'
 import { gunzipSync } from 'node:zlib'
 
 // GZIP through Node's native zlib: twice as fast as the JavaScript one. Never past the size the page
@@ -28,41 +27,17 @@ export function gunzipBounded(input, size) {
 }
 
 /**
- * A Parquet file from its bytes (`buffer`) or read by ranges (`path`): its metadata and column
- * names. With `sync`, the ranges are read synchronously (the clean proof: an asynchronous read waits
- * for a thread of libuv's pool, which a proof already busy on both cores kept waiting ~20–60 ms).
+ * A Parquet file from its bytes (`buffer`) or read by ranges (`file`, hyparquet's AsyncBuffer over
+ * a file: io/ makes it, asynchronous in the decoding worker, synchronous for the clean proof, which
+ * an asynchronous read kept waiting for a thread of libuv's pool while both cores were busy).
  */
-export async function openParquetSource({ buffer, path, sync = false }) {
-  const file = path === undefined ? buffer : sync ? syncBufferFromFile(path) : await asyncBufferFromFile(path)
-  const metadata = path === undefined ? parquetMetadata(buffer) : await parquetMetadataAsync(file)
+export async function openParquetSource({ buffer, file: ranges }) {
+  const file = ranges ?? buffer
+  const metadata = ranges === undefined ? parquetMetadata(buffer) : await parquetMetadataAsync(ranges)
   const names = parquetSchema(metadata).children.map((c) => c.element.name)
   const rowStarts = [0]
   for (const g of metadata.row_groups) rowStarts.push(rowStarts.at(-1) + Number(g.num_rows))
   return { file, metadata, names, rowStarts }
-}
-
-/**
- * hyparquet's AsyncBuffer over a file, its slices read at once (as asyncBufferFromFile's: what the
- * file holds of start..end, fewer bytes where it ends first).
- */
-function syncBufferFromFile(path) {
-  const { size } = statSync(path)
-  return {
-    byteLength: size,
-    slice(start, end = size) {
-      // Never more than the file holds, whatever range a damaged footer asks for.
-      const from = Math.max(0, Math.min(start, size))
-      const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(end, size) - from))
-      const fd = openSync(path, 'r')
-      let got = 0
-      try {
-        for (let n = 1; got < out.length && n > 0; got += n) n = readSync(fd, out, got, out.length - got, from + got)
-      } finally {
-        closeSync(fd)
-      }
-      return got === out.length ? out.buffer : out.buffer.slice(0, got)
-    },
-  }
 }
 
 /**

@@ -7,9 +7,9 @@ import { MAX_JSONL_LINE, MAX_KEYS } from '../core/limits.js'
 import { detectTable, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from '../core/tables.js'
 
 export { detectTable }
-import type { Diagnostic } from '../core/types.js'
+import type { Diagnostic, ExportRecord } from '../core/types.js'
 import { valueAt, type PackedColumn } from './packed-columns.mjs'
-import { decodeInWorker } from '../io/decode-worker.js'
+import { binaryDecoder, type DecodedBinary, type DecodedBatch } from './binary-decoder.js'
 
 export type ExportFormat = 'parquet' | 'jsonl' | 'csv' | 'arrow'
 
@@ -18,13 +18,7 @@ const BATCH = 4096
 /** The index column of exports written by pandas, as in the public Hugging Face dataset. */
 export const PANDAS_INDEX = '__index_level_0__'
 
-export interface ExportRecord {
-  record: Record<string, unknown>
-  /** 0-based row position. */
-  position: number
-  /** 1-based line where the row starts (JSONL and CSV). */
-  line?: number
-}
+export type { ExportRecord }
 
 /** An export being read: which table it holds, what its columns say, and its records as they come. */
 export interface ExportStream {
@@ -110,18 +104,6 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): Async
 
 // --- Binary formats, decoded in a worker ---------------------------------------------------
 
-export interface Decoded {
-  names: string[]
-  columns: PackedColumn[]
-  rowCount: number
-  types: string[] | null
-}
-
-/** One row group (Parquet) or the whole table (Arrow), as the worker sends it. */
-export interface DecodedBatch extends Decoded {
-  group: number
-  last: boolean
-}
 
 async function* columnBatches(
   decoded: { takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
@@ -163,7 +145,7 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
   }
   const file = wholeBuffer(bytes)
   const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, headerIn(file))
-  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
 }
 
 /**
@@ -174,10 +156,10 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
 async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream> {
   const checked = checkParquetFile(name, ref)
   if (checked instanceof Uint8Array) return openParquet(name, checked)
-  return parquetStream(name, checked, await decodeInWorker(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
 }
 
-function parquetStream(name: string, { types }: CheckedParquet, decoded: Awaited<ReturnType<typeof decodeInWorker>>): ExportStream {
+function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
   const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
   return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
 }
@@ -190,7 +172,7 @@ function fromParquet(v: unknown): unknown {
 
 // apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
 async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
-  const decoded = await decodeInWorker(name, 'arrow', bytes, 'an Arrow IPC file')
+  const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
   const { names } = decoded.first
   const types = new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))
   const mapping = columnMapping(detectTable(name, names), names, types)

@@ -1,5 +1,4 @@
 import { EtlError } from '../core/errors.js'
-import { storeRelease } from '../io/files.js'
 import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
 
@@ -9,8 +8,6 @@ export const RULES_PAGE = 'https://magic.wizards.com/en/rules'
 export interface FetchOptions {
   /** The rules page, or the .txt itself (default RULES_PAGE). */
   url?: string
-  /** The cache folder (default raw). */
-  dest?: string
   /** Per request, in milliseconds (default 30000). */
   timeoutMs?: number
   /** Further tries after a network error, time-out or 5xx answer (default 3). */
@@ -32,12 +29,19 @@ class HttpError extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** A release as downloaded: its bytes, its effective date (checked: a whole CR text) and where it came from. */
+export interface DownloadedRelease {
+  bytes: Uint8Array
+  effectiveDate: string
+  url: string
+}
+
 /**
- * Download the newest CR text: read the rules page, follow its link to the .txt, check the text is
- * a whole Comprehensive Rules document, and store it in the cache named by its effective date.
- * Every failure is an EtlError FETCH_FAILED and leaves the cache as it was.
+ * Download the newest CR text: read the rules page, follow its link to the .txt and check the text
+ * is a whole Comprehensive Rules document with a real effective date (io/files.ts storeRelease then
+ * keeps it in the cache). Every failure is an EtlError FETCH_FAILED.
  */
-export async function fetchRelease(options: FetchOptions = {}): Promise<{ path: string; note: string | null }> {
+export async function downloadRelease(options: FetchOptions = {}): Promise<DownloadedRelease> {
   const url = options.url ?? RULES_PAGE
   checkUrl(url)
   const get = (target: string) => getWithRetries(target, options)
@@ -61,7 +65,7 @@ export async function fetchRelease(options: FetchOptions = {}): Promise<{ path: 
     throw e
   }
   if (!effectiveDate) throw new EtlError('FETCH_FAILED', `fetch: ${textUrl} has no "These rules are effective as of …" line with a real date`)
-  return storeRelease(options.dest ?? 'raw', body, effectiveDate, textUrl)
+  return { bytes: body, effectiveDate, url: textUrl }
 }
 
 // A URL that can never work is refused at once, not retried.

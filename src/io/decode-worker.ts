@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
-import { wholeBuffer, type Decoded, type DecodedBatch, type FileRef } from '../exports/read-export.js'
+import type { DecodeBinary, DecodedBatch } from '../exports/binary-decoder.js'
+import type { FileRef } from '../exports/parquet-frame.js'
+import { wholeBuffer } from '../exports/read-export.js'
+import { decodeTimeoutMs } from './settings.js'
 
 /**
  * Decode a Parquet or Arrow file in a worker thread with a time limit and a memory limit: the
@@ -9,16 +12,9 @@ import { wholeBuffer, type Decoded, type DecodedBatch, type FileRef } from '../e
  * reader has taken the last, so memory holds a row group, not the table. The first batch (with the
  * column names) is awaited before this returns.
  */
-export async function decodeInWorker(
-  name: string,
-  format: 'parquet' | 'arrow',
-  source: Uint8Array | FileRef,
-  what: string,
-  heapMb = 2048,
-): Promise<{ first: Decoded; takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> }> {
+export const decodeInWorker: DecodeBinary = async (name, format, source, what, heapMb = 2048) => {
   const size = source instanceof Uint8Array ? source.length : source.size
-  // MTG_RULES_DECODE_TIMEOUT_MS is a test seam too: fuzzing cannot wait 20 s for each hung decoder.
-  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + size / 10_000)
+  const timeoutMs = decodeTimeoutMs(size)
   // Bytes are moved to the worker, not copied (the caller does not use them again); a file is read
   // there by ranges.
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null

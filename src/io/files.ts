@@ -5,15 +5,61 @@ import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from '../fetch/archive.js'
 import type { OutputFile } from '../build/build.js'
 import { EtlError } from '../core/errors.js'
+import type { FileRef, RangeReader } from '../exports/parquet-frame.js'
+import type { RangeBuffer } from '../exports/parquet-groups.mjs'
+import type { ExportChunks } from '../validate/options.js'
 import { describeFsError } from './fs-errors.js'
 import { onInterrupt } from './interrupts.js'
 import { withLock } from './lock.js'
+import { ioSettings } from './settings.js'
 import { sha256 } from '../exports/manifest.js'
 
-/** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
-export const MAX_TEXT_BYTES = 64 * 1024 * 1024
-/** Exports of 300,000 rows stay well below this. */
-export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+import { MAX_TEXT_BYTES } from '../core/limits.js'
+
+export { MAX_EXPORT_BYTES, MAX_TEXT_BYTES } from '../core/limits.js'
+
+/**
+ * hyparquet's AsyncBuffer over a file, its slices read at once (as hyparquet's asyncBufferFromFile:
+ * what the file holds of start..end, never more, whatever range a damaged footer asks for).
+ */
+export function syncBufferFromFile(path: string): RangeBuffer {
+  const { size } = statSync(path)
+  return {
+    byteLength: size,
+    slice(start: number, end = size): ArrayBuffer {
+      const from = Math.max(0, Math.min(start, size))
+      const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(end, size) - from))
+      const fd = openSync(path, 'r')
+      let got = 0
+      try {
+        for (let n = 1; got < out.length && n > 0; got += n) n = readSync(fd, out, got, out.length - got, from + got)
+      } finally {
+        closeSync(fd)
+      }
+      return (got === out.length ? out.buffer : out.buffer.slice(0, got)) as ArrayBuffer
+    },
+  }
+}
+
+/**
+ * A regular file to read by ranges (Parquet's footer, pages and row groups): opened when a reader
+ * asks, read synchronously, one clear error line when it cannot be opened.
+ */
+export function fileRef(path: string, size = statSync(path).size): FileRef {
+  return {
+    path,
+    size,
+    open(): RangeReader {
+      let fd: number
+      try {
+        fd = openSync(path, 'r')
+      } catch (e) {
+        throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+      }
+      return { read: (out, offset, length, position) => readSync(fd, out, offset, length, position), close: () => closeSync(fd) }
+    },
+  }
+}
 
 /** What a path names, or one clear error line when it names nothing readable. */
 function inputStat(path: string): Stats {
@@ -33,9 +79,6 @@ function checkSize(path: string, size: number, maxBytes: number) {
 
 const tooMuch = (path: string, kind: string, maxBytes: number) =>
   new EtlError('INPUT_TOO_LARGE', `read: ${path} (${kind}) gave more than the ${maxBytes} bytes this input may have`)
-
-/** How long a FIFO may stay without a writer, or without data, before the read gives up. */
-const fifoTimeoutMs = () => Number(process.env.MTG_RULES_FIFO_TIMEOUT_MS ?? 10_000)
 
 const kindOf = (st: Stats) => (st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'not a regular file')
 
@@ -74,9 +117,9 @@ async function readUnsized(path: string, st: Stats, maxBytes: number): Promise<U
       }
       // 0 from a FIFO before any byte: no writer yet. After data: the writer closed, the end.
       if (n === 0 && (total > 0 || !st.isFIFO())) break
-      if (Date.now() - idleSince > fifoTimeoutMs()) {
+      if (Date.now() - idleSince > ioSettings.fifoTimeoutMs) {
         const why = total === 0 ? 'no writer opened it, or it sent nothing' : 'it stopped sending'
-        throw new EtlError('INPUT_UNREADABLE', `read: ${path} is ${kind}: ${why} within ${fifoTimeoutMs() / 1000} s`)
+        throw new EtlError('INPUT_UNREADABLE', `read: ${path} is ${kind}: ${why} within ${ioSettings.fifoTimeoutMs / 1000} s`)
       }
       await new Promise((r) => setTimeout(r, 20))
     }
@@ -91,7 +134,7 @@ async function readUnsized(path: string, st: Stats, maxBytes: number): Promise<U
  * An input file as a stream of chunks, its size capped while it is read (a device or FIFO has no
  * size to check first).
  */
-export async function inputFileChunks(path: string, maxBytes: number): Promise<AsyncIterable<Uint8Array> & { file?: { path: string; size: number }; again?: () => AsyncIterable<Uint8Array> }> {
+export async function inputFileChunks(path: string, maxBytes: number): Promise<ExportChunks> {
   const st = inputStat(path)
   if (!st.isFile()) {
     const bytes = await readUnsized(path, st, maxBytes)
@@ -103,7 +146,7 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<A
   if (st.size === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
   // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
   // read the chunks, and how to read it again (the clean proof reads first); a stream is opened only when read.
-  const file = { path, size: st.size }
+  const file = fileRef(path, st.size)
   return Object.assign(chunksOf(path, maxBytes), { file, again: () => chunksOf(path, maxBytes) })
 }
 
@@ -165,10 +208,6 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Uin
   }
 }
 
-
-// Test seam: widens the window between temporary files so tests can interrupt a write.
-const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
-
 /**
  * Write files into `dir`, beside what it holds (the raw/ cache, a changelog): every file goes to a
  * temporary name in the same folder first, and only when all are written are they renamed into place,
@@ -195,7 +234,7 @@ export async function writeFilesAtomically(dir: string, files: OutputFile[]): Pr
       } finally {
         await handle.close()
       }
-      if (testDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, testDelayMs))
+      if (ioSettings.writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, ioSettings.writeDelayMs))
     }
     for (const { temp, final } of temps) renameSync(temp, final)
     temps.length = 0

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { ioSettings } from './settings.js'
 import { EtlError, type EtlErrorCode } from '../core/errors.js'
 import { runHistoryTask, type HistoryTask } from './history-tasks.js'
 
@@ -14,7 +15,7 @@ export function startPool(max = availableParallelism()) {
   const url = new URL('./workers/history-worker.js', import.meta.url)
   const size = Math.max(1, Math.min(max, availableParallelism()))
   if (!existsSync(fileURLToPath(url))) return { run: <T>(task: HistoryTask) => runHistoryTask(task) as Promise<T>, close: async () => {} }
-  const workers = Array.from({ length: size }, () => new Worker(url))
+  const workers = Array.from({ length: size }, () => new Worker(url, { workerData: { settings: { ...ioSettings } } }))
   const idle = [...workers]
   const waiting: (() => void)[] = []
   let next = 0

@@ -64,7 +64,7 @@ export class WorkerPool {
   }
 }
 
-/** The worker of the clean proof (clean-worker.ts, compiled; tests run the source, without it). */
+/** The worker of the clean proof (workers/proof-worker.ts, compiled; tests run the source, without it). */
 export const WORKER = new URL('./workers/proof-worker.js', import.meta.url)
 
 /** Whether the compiled worker exists. */

@@ -5,7 +5,7 @@ import { proveCsvPart } from '../validate/proof/clean-csv.js'
 import { proveJsonlPart } from '../validate/proof/clean-jsonl.js'
 import { giveBuffer, takeBuffer } from '../validate/proof/buffer-pool.js'
 import { MAX_CSV_RECORD } from '../core/limits.js'
-import { proveShared } from '../validate/proof/prove-shared.js'
+import { proveShared } from './prove-shared.js'
 
 /** Below this size a file is proved in one thread: starting a worker would cost more than it saves. */
 const PARALLEL_FROM = 8 * 1024 * 1024

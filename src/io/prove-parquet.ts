@@ -6,7 +6,9 @@ import { ByteView } from '../validate/proof/clean-view.js'
 import { eachStringPage, int64Values, listPageRefs, stringPageRefs, type ByteArrayPages, type FlatColumn, type ListColumn } from '../validate/proof/parquet-pages.js'
 import { giveBuffer, takeBuffer } from '../validate/proof/buffer-pool.js'
 import { PageScratch } from '../validate/proof/page-scratch.js'
-import { FAILED, proveShared } from '../validate/proof/prove-shared.js'
+import { FAILED, proveShared } from './prove-shared.js'
+import { decodeTimeoutMs } from './settings.js'
+import { syncBufferFromFile } from './files.js'
 import { checkParquetFile, type FileRef } from '../exports/parquet-frame.js'
 import { packColumn } from '../exports/packed-columns.mjs'
 import { decodeRowGroup, openParquetSource, type ParquetSource } from '../exports/parquet-groups.mjs'
@@ -55,7 +57,7 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   }
   if (checked instanceof Uint8Array || checked.rowGroups === 0) return null
   if (checked.types.size !== 4 || Object.entries(RULES_TYPES).some(([column, type]) => checked.types.get(column) !== type)) return null
-  const source = await openParquetSource({ path: ref.path, sync: true })
+  const source = await openParquetSource({ file: syncBufferFromFile(ref.path) })
   const groups = source.metadata.row_groups
   // Slice 0s first, the longest: the others then fill in around them.
   const units: ParquetUnit[] = []
@@ -65,7 +67,7 @@ export async function proveParquetFile(name: string, ref: FileRef): Promise<numb
   const job: ParquetJob = { kind: 'parquet', path: ref.path, units, maxTextBytes: checked.heapMb * 1024 * 1024 }
   // Here too when the footer says the pages are as our writer writes them (else hyparquet would be needed).
   const here = groups.every((g) => Number(g.total_byte_size) <= HERE_MAX_GROUP && g.columns.every((c) => plainLayout(c.meta_data)))
-  const timeoutMs = Number(process.env.MTG_RULES_DECODE_TIMEOUT_MS ?? 20_000 + ref.size / 10_000)
+  const timeoutMs = decodeTimeoutMs(ref.size)
   const parts = await proveShared(job, units.length, await parquetProver(job, source, false), { heapMb: checked.heapMb, timeoutMs, here })
   return mergeProofs(parts)
 }
@@ -82,7 +84,7 @@ function plainLayout(meta: Record<string, unknown> | undefined): boolean {
  * limit); without it such a unit is not proved.
  */
 export async function parquetProver(job: ParquetJob, opened?: ParquetSource, decode = true): Promise<(unit: number) => Promise<ProofPart>> {
-  const source = opened ?? (await openParquetSource({ path: job.path, sync: true }))
+  const source = opened ?? (await openParquetSource({ file: syncBufferFromFile(job.path) }))
   // The job's page buffers: its units run one after another (drain), each page proved before the
   // next is unpacked; two jobs in one thread have their own, and a job's are freed with it.
   const scratch = new PageScratch()

@@ -1,26 +1,15 @@
-import type { KnownRules } from '../checks/companion.js'
 import { proveCsvClean } from './proof/clean-csv.js'
 import { proveJsonlClean } from './proof/clean-jsonl.js'
 import { EtlError } from '../core/errors.js'
-import { proveFile } from '../io/prove-file.js'
-import type { ExportFormat, FileRef } from '../exports/read-export.js'
+import type { ExportFormat } from '../exports/read-export.js'
+import type { ExportChunks, FileProof, ValidateOptions } from './options.js'
 import { makeReport, type Report, type SourceKind } from '../core/report.js'
 import { detectTable, RULES_TABLE } from '../core/tables.js'
 
 // What `validate` loads for an export is light: a rules export proved clean is done without the
 // readers and checks (validate-rows.ts), which are loaded only when the rows must be checked one by one.
 
-export interface ValidateOptions {
-  /** Count warnings as errors (default false). */
-  strict?: boolean
-  /** For a companion file: the rules it goes with (default: numbers are not cross-checked). */
-  knownRules?: KnownRules
-  /** Run every check on every row, never the clean proof first (tests compare the two). */
-  exact?: boolean
-}
-
-/** An export's bytes as they stream; `again` reads them once more from the start (a regular file, bytes in memory). */
-export type ExportChunks = AsyncIterable<Uint8Array> & { file?: FileRef; again?: () => AsyncIterable<Uint8Array> }
+export type { ExportChunks, ValidateOptions } from './options.js'
 
 /** Which reader a file needs, from its name: .txt is CR text, else .parquet, .jsonl/.ndjson or .csv. */
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest'> {
@@ -47,7 +36,7 @@ export function exportFormatOf(name: string): ExportFormat {
  */
 export async function validateExportStream(name: string, chunks: ExportChunks, options: ValidateOptions = {}): Promise<Report> {
   const format = exportFormatOf(name)
-  const proved = options.exact ? null : await provedClean(name, format, chunks)
+  const proved = options.exact ? null : await provedClean(name, format, chunks, options.fileProof)
   if (proved !== null) return makeReport({ file: name, kind: format, table: RULES_TABLE.name, rows: proved }, [], options.strict ?? false)
   const { validateExportRows } = await import('./validate-rows.js')
   return validateExportRows(name, format, chunks, options)
@@ -56,10 +45,9 @@ export async function validateExportStream(name: string, chunks: ExportChunks, o
 const RULES_COLUMNS = RULES_TABLE.columns.map((c) => c.name)
 
 /** The row count of a rules export proved clean, or null (not proved, or no proof for its format). */
-async function provedClean(name: string, format: ExportFormat, chunks: ExportChunks): Promise<number | null> {
-  if (!chunks.again || detectTable(name, RULES_COLUMNS) !== RULES_TABLE) return null
-  if (format === 'parquet') return chunks.file ? (await import('../io/prove-parquet.js')).proveParquetFile(name, chunks.file) : null
-  if (format !== 'jsonl' && format !== 'csv') return null
-  if (chunks.file) return proveFile(format, chunks.file.path, chunks.file.size)
+async function provedClean(name: string, format: ExportFormat, chunks: ExportChunks, fileProof: FileProof | undefined): Promise<number | null> {
+  if (!chunks.again || detectTable(name, RULES_COLUMNS) !== RULES_TABLE || format === 'arrow') return null
+  if (chunks.file && fileProof) return fileProof(name, format, chunks.file)
+  if (format === 'parquet') return null
   return format === 'jsonl' ? proveJsonlClean(chunks.again()) : proveCsvClean(chunks.again())
 }

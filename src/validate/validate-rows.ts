@@ -1,14 +1,13 @@
-import { append } from '../core/append.js'
 import { toCheckRow } from '../checks/run-checks.js'
 import { checkCompanionRecord } from '../checks/companion.js'
 import { startChecks } from '../checks/index.js'
 import { startHistoryChecks } from '../checks/rules-history.js'
-import { diagnostics, sortDiagnostics } from '../core/diagnostics.js'
+import { append, diagnostics, sortDiagnostics } from '../core/diagnostics.js'
 import { openExport, type ExportFormat } from '../exports/read-export.js'
 import { makeReport, type Report } from '../core/report.js'
 import { RULES_HISTORY_TABLE, RULES_TABLE } from '../core/tables.js'
 import type { Diagnostic } from '../core/types.js'
-import type { ExportChunks, ValidateOptions } from './validate-export.js'
+import type { ExportChunks, ValidateOptions } from './options.js'
 
 /** Every check on every row of an export, as its bytes stream in (validateExportStream without the proof). */
 export async function validateExportRows(name: string, format: ExportFormat, chunks: ExportChunks, options: ValidateOptions): Promise<Report> {

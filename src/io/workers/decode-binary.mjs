@@ -1,5 +1,5 @@
 // Decodes a Parquet or Arrow IPC file in a worker thread, so that a damaged file that makes the
-// decoder loop or allocate without end can be stopped (see decodeInWorker in read-export.ts).
+// decoder loop or allocate without end can be stopped (see io/decode-worker.ts).
 // Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
 // decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the table. Plain JavaScript: the same file runs from src/ (tests)
 // and dist/ (the CLI).
@@ -18,8 +18,8 @@ const send = (batch) => {
 }
 
 async function decodeParquet() {
-  const { openParquetSource, decodeRowGroup } = await import('../../exports/parquet-groups.mjs')
-  const source = await openParquetSource({ buffer, path })
+  const [{ openParquetSource, decodeRowGroup }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
+  const source = await openParquetSource(path === undefined ? { buffer } : { file: await asyncBufferFromFile(path) })
   const groups = source.metadata.row_groups.length
   for (let group = 0; group < groups; group++) {
     const { columns, rowCount } = await decodeRowGroup(source, group)

@@ -1,6 +1,10 @@
-// A worker of `history`: builds a release, or diffs two, for the main thread (history-pool.ts).
-import { parentPort } from 'node:worker_threads'
+// A worker of `history`: builds a release and writes its folder, for the main thread (history-pool.ts),
+// with the settings the main thread has.
+import { parentPort, workerData } from 'node:worker_threads'
 import { runHistoryTask, type HistoryTask } from '../history-tasks.js'
+import { configureIo } from '../settings.js'
+
+configureIo(workerData.settings)
 
 parentPort!.on('message', async (task: HistoryTask & { id: number }) => {
   try {

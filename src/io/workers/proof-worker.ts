@@ -1,11 +1,11 @@
 // The worker of the clean proof (prove-shared.ts): given a job (a message), takes units of a JSONL,
 // CSV or Parquet export from the queue it shares with the main thread, hands each part in as it is
-// proved, says when it is done, and waits for the next job (see worker-pool.ts).
+// proved, says when it is done, and waits for the next job (see proof-pool.ts).
 import { parentPort } from 'node:worker_threads'
 import type { ProofPart } from '../../validate/proof/clean-proof.js'
 import { provePart, type FileJob } from '../prove-file.js'
 import { parquetProver, type ParquetJob } from '../prove-parquet.js'
-import { drain, UnitQueue, type SharedJob } from '../../validate/proof/prove-shared.js'
+import { drain, UnitQueue, type SharedJob } from '../prove-shared.js'
 
 const send = (unit: number, part: ProofPart) => parentPort!.postMessage({ unit, part }, [part.keys.buffer as ArrayBuffer])
 

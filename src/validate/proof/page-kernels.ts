@@ -2,7 +2,6 @@ import { Buffer, isUtf8 } from 'node:buffer'
 import { kernelMemory, simdScan, type Simd } from './byte-scan.js'
 import type { CleanProof } from './clean-proof.js'
 import type { ByteView } from './clean-view.js'
-import type { ListPage } from './parquet-pages.js'
 
 // The clean Parquet proof's per-value walks of a page, in WebAssembly (numberValues, textValues,
 // exampleValues and int64sToNumbers in src/wasm/byte-scan.wat): the same loops in JavaScript ran
@@ -11,7 +10,7 @@ import type { ListPage } from './parquet-pages.js'
 // which runs where these cannot, by test/page-kernels.test.ts.
 
 /** Larger pages are walked in JavaScript: the module's memory, which never shrinks, stays ~8× this at most. */
-const MAX_PAGE_BYTES = 4 * 1024 * 1024
+const KERNEL_PAGE_BYTES = 4 * 1024 * 1024
 const SECTIONS = 1000
 
 /**
@@ -23,7 +22,7 @@ export function numberPageKernel(proof: CleanProof, bytes: Uint8Array, count: nu
   const simd = simdScan()
   const len = bytes.length
   // A page whose rows run past the index column is left to the walk that says where.
-  if (!simd || len > MAX_PAGE_BYTES || count * 4 > len || row + count > index.length) return null
+  if (!simd || len > KERNEL_PAGE_BYTES || count * 4 > len || row + count > index.length) return null
   const indexAt = align(len, 8)
   const keysOut = indexAt + 8 * count
   const sectionsOut = keysOut + 4 * count
@@ -47,7 +46,7 @@ export function numberPageKernel(proof: CleanProof, bytes: Uint8Array, count: nu
 export function textPageKernel(proof: CleanProof, view: ByteView, bytes: Buffer, count: number): boolean | null {
   const simd = simdScan()
   const len = bytes.length
-  if (!simd || len > MAX_PAGE_BYTES || count * 4 > len) return null
+  if (!simd || len > KERNEL_PAGE_BYTES || count * 4 > len) return null
   // The page, 16 bytes of padding for the scan, the values' ends, a gate at most a byte, the citing pairs.
   const endsOut = align(len + 16, 4)
   const gatesOut = endsOut + 4 * count
@@ -74,7 +73,7 @@ export function examplePageKernel(proof: CleanProof, view: ByteView, page: ListP
   const { values, present } = page
   const len = values.length
   const n = page.repetition.length
-  if (!simd || len > MAX_PAGE_BYTES || n > MAX_PAGE_BYTES / 8 || present * 4 > len || page.definition.length !== n) return null
+  if (!simd || len > KERNEL_PAGE_BYTES || n > KERNEL_PAGE_BYTES / 8 || present * 4 > len || page.definition.length !== n) return null
   const endsOut = align(len + 16, 4)
   const gatesOut = endsOut + 4 * present
   const citingOut = gatesOut + 4 * (len + 1)
@@ -104,7 +103,7 @@ function citeIn(proof: CleanProof, view: ByteView, simd: Simd, bytes: Buffer, ga
  */
 export function int64sKernel(out: Float64Array, at: number, bytes: Uint8Array, count: number): number | null {
   const simd = simdScan()
-  if (!simd || count * 8 > MAX_PAGE_BYTES || count * 8 > bytes.length || at + count > out.length) return null
+  if (!simd || count * 8 > KERNEL_PAGE_BYTES || count * 8 > bytes.length || at + count > out.length) return null
   const numbersAt = align(count * 8, 8)
   const memory = kernelMemory(simd, numbersAt + count * 8)
   memory.set(bytes.subarray(0, count * 8), 0)
@@ -120,7 +119,7 @@ export function int64sKernel(out: Float64Array, at: number, bytes: Uint8Array, c
  */
 export function levelsKernel(levels: Uint8Array, repLength: number, n: number): [Int32Array, Int32Array] | null {
   const simd = simdScan()
-  if (!simd || levels.length > MAX_PAGE_BYTES || n > MAX_PAGE_BYTES / 8 || !(repLength >= 0 && repLength <= levels.length)) return null
+  if (!simd || levels.length > KERNEL_PAGE_BYTES || n > KERNEL_PAGE_BYTES / 8 || !(repLength >= 0 && repLength <= levels.length)) return null
   const repOut = align(levels.length, 4)
   const defOut = repOut + 4 * n
   const memory = kernelMemory(simd, defOut + 4 * n)
@@ -130,3 +129,13 @@ export function levelsKernel(levels: Uint8Array, repLength: number, n: number): 
 }
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to
+
+/** A list column's page as read for the proof: its levels, and the values of the entries present. */
+export interface ListPage {
+  repetition: ArrayLike<number>
+  definition: ArrayLike<number>
+  /** PLAIN byte arrays: one for each entry whose definition level is 3. */
+  values: Buffer
+  /** How many values the header says there are. */
+  present: number
+}

@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
 import type { PageScratch } from './page-scratch.js'
-import { int64sKernel, levelsKernel } from './page-kernels.js'
+import { int64sKernel, levelsKernel, type ListPage } from './page-kernels.js'
 import { gunzipBounded } from '../../exports/parquet-groups.mjs'
 
 /**
@@ -221,14 +221,7 @@ export interface ListColumn {
 type ListElement = { name: string; num_children?: number; converted_type?: string }
 
 /** One page of a list column: each entry's levels, and its values decompressed. */
-export interface ListPage {
-  repetition: ArrayLike<number>
-  definition: ArrayLike<number>
-  /** PLAIN byte arrays: one for each entry whose definition level is 3. */
-  values: Buffer
-  /** How many values the header says there are. */
-  present: number
-}
+export type { ListPage }
 
 /**
  * A page of listPageRefs read as hyparquet reads it (the same level decoder); null when its levels

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
-import type { ProofPart } from './clean-proof.js'
-import { proofWorkers, workerCompiled } from '../../io/proof-pool.js'
+import type { ProofPart } from '../validate/proof/clean-proof.js'
+import { proofWorkers, workerCompiled } from './proof-pool.js'
 
 /**
  * Units of a proof shared by this thread and its workers: each takes the next unit nobody has taken
@@ -78,7 +78,7 @@ export interface ShareOptions {
 }
 
 /**
- * Prove `size` units here and in workers (clean-worker.ts, given `job`), in whatever order they are
+ * Prove `size` units here and in workers (workers/proof-worker.ts, given `job`), in whatever order they are
  * taken; their parts by unit, a unit not proved (its thread stopped, timed out or failed) left as
  * `FAILED`. Here alone where there is one unit, one core or no compiled worker (tests run the source).
  */
@@ -103,7 +103,7 @@ export async function proveShared<J>(job: J, size: number, prove: (unit: number)
 
 /**
  * The worker's share: its parts as they come, until it says it is done (it is then kept for the next
- * job, see worker-pool.ts), stops, or is stopped (it is then ended).
+ * job, see proof-pool.ts), stops, or is stopped (it is then ended).
  */
 function inWorker<J>(shared: SharedJob<J>, queue: UnitQueue, keep: (k: number, part: ProofPart) => void, options: ShareOptions): { done: Promise<void>; stop: () => void } {
   let stop = () => {}

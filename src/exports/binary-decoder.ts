@@ -1,0 +1,46 @@
+import { EtlError } from '../core/errors.js'
+import type { PackedColumn } from './packed-columns.mjs'
+import type { FileRef } from './parquet-frame.js'
+
+/** Columns of a Parquet row group or an Arrow table, as decoded apart from this thread. */
+export interface Decoded {
+  names: string[]
+  columns: PackedColumn[]
+  rowCount: number
+  types: string[] | null
+}
+
+/** One row group (Parquet) or the whole table (Arrow). */
+export interface DecodedBatch extends Decoded {
+  group: number
+  last: boolean
+}
+
+/** A file being decoded: its names and types at once, then its batches one at a time. */
+export interface DecodedBinary {
+  first: Decoded
+  takeFirst(): DecodedBatch
+  rest: AsyncGenerator<DecodedBatch>
+}
+
+/**
+ * Decodes a Parquet or Arrow file (its bytes, or a file by ranges) where it can be stopped: the
+ * decoders trust the sizes and counts inside the file, and a damaged one can make them loop or
+ * allocate without end. EtlError EXPORT_MALFORMED when it fails or runs out of time or memory.
+ */
+export type DecodeBinary = (name: string, format: 'parquet' | 'arrow', source: Uint8Array | FileRef, what: string, heapMb?: number) => Promise<DecodedBinary>
+
+// The place where decoding can be stopped is the Node edge's (io/decode-worker.ts, a worker thread
+// with a time and a memory limit), installed once by installNodeHost: the CLI, the package entry and
+// the test setup call it. This stage only names it, so that it imports no later stage.
+let installed: DecodeBinary | null = null
+
+/** Use `decode` for every Parquet and Arrow file read from now on. */
+export function installBinaryDecoder(decode: DecodeBinary): void {
+  installed = decode
+}
+
+export function binaryDecoder(): DecodeBinary {
+  if (!installed) throw new EtlError('INTERNAL', 'read: no decoder for Parquet and Arrow is installed (import the package entry, or call installNodeHost)')
+  return installed
+}

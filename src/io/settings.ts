@@ -1,0 +1,27 @@
+/**
+ * What the Node edges take from the environment. The CLI reads the environment once
+ * (cli/settings.ts) and sets them here; a program using the library sets them with configureIo.
+ */
+export interface IoSettings {
+  /** How long a FIFO may stay without a writer, or without data, before a read gives up (default 10 s). */
+  fifoTimeoutMs: number
+  /** How long a run waits for another one writing the same output folder (default 120 s). */
+  lockTimeoutMs: number
+  /** The time limit of decoding one Parquet row group or Arrow file; null: 20 s + 1 s per 10 MB of file. */
+  decodeTimeoutMs: number | null
+  /** A pause after each file written into an output folder: a test seam, to interrupt a write (default 0). */
+  writeDelayMs: number
+}
+
+const settings: IoSettings = { fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, writeDelayMs: 0 }
+
+/** The settings in force. */
+export const ioSettings: Readonly<IoSettings> = settings
+
+/** Change some settings (the rest stay as they are). */
+export function configureIo(next: Partial<IoSettings>): void {
+  Object.assign(settings, next)
+}
+
+/** The time limit of decoding a file of `size` bytes, in one place for every decoder. */
+export const decodeTimeoutMs = (size: number): number => settings.decodeTimeoutMs ?? 20_000 + size / 10_000

@@ -164,7 +164,7 @@ describe('build owns its output folder', () => {
     writeFileSync(join(out, 'thesis.tex'), 'mine')
     const run = cli(['build', r.path, '--out', out])
     expect(run.status).toBe(2)
-    expect(run.stderr).toMatch(/^write: .*foreign holds files this tool did not write \(thesis\.tex\); choose an empty folder, or pass --force to replace it whole\n$/)
+    expect(run.stderr).toMatch(/^write: .*foreign holds files this tool cannot replace \(thesis\.tex\): it holds no sign that this tool wrote it; choose an empty folder, or pass --force to replace it whole\n$/)
     expect(snapshot(out)).toEqual({ 'thesis.tex': snapshot(out)['thesis.tex'] })
     expect(cli(['build', r.path, '--out', out, '--force']).status).toBe(0)
     const here = cli(['build', r.path, '--out', '.'], { cwd: tmp })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EtlError } from '../src/core/errors.js'
-import { replaceFolder } from '../src/io/output-folder.js'
+import { MARKER, replaceFolder } from '../src/io/output-folder.js'
 
 const ours = () => true
 const file = (name: string, text: string) => ({ name, bytes: new TextEncoder().encode(text) })
@@ -12,10 +12,9 @@ describe('replaceFolder (files written side by side)', () => {
   it('replaces the folder whole with every file', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'replace-'))
     const out = join(parent, 'out')
-    mkdirSync(out)
-    writeFileSync(join(out, 'old.txt'), 'old')
+    await replaceFolder(out, [file('old.txt', 'old')], ours)
     await replaceFolder(out, Array.from({ length: 20 }, (_, i) => file(`f${i}.txt`, `file ${i}`)), ours)
-    expect(readdirSync(out).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `f${i}.txt`).sort())
+    expect(readdirSync(out).sort()).toEqual([MARKER, ...Array.from({ length: 20 }, (_, i) => `f${i}.txt`)].sort())
     expect(readFileSync(join(out, 'f7.txt'), 'utf8')).toBe('file 7')
     expect(readdirSync(parent).filter((n) => n.startsWith('.'))).toEqual([])
   })
@@ -23,14 +22,13 @@ describe('replaceFolder (files written side by side)', () => {
   it('on a failed file: the earlier folder intact, no staging folder left, the first failed file named', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'replace-'))
     const out = join(parent, 'out')
-    mkdirSync(out)
-    writeFileSync(join(out, 'rules.jsonl'), 'earlier')
+    await replaceFolder(out, [file('rules.jsonl', 'earlier')], ours)
     const files = [file('a.txt', 'a'), file('bad\u0000first.txt', 'x'), file('b.txt', 'b'), file('bad\u0000second.txt', 'y')]
     const error = await replaceFolder(out, files, ours).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(EtlError)
     expect((error as EtlError).code).toBe('OUTPUT_UNWRITABLE')
     expect((error as EtlError).message).toContain('bad\u0000first.txt')
-    expect(readdirSync(out)).toEqual(['rules.jsonl'])
+    expect(readdirSync(out).sort()).toEqual([MARKER, 'rules.jsonl'])
     expect(readFileSync(join(out, 'rules.jsonl'), 'utf8')).toBe('earlier')
     expect(readdirSync(parent).filter((n) => n.startsWith('.'))).toEqual([])
   })

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
@@ -6,6 +6,7 @@ import { EtlError } from '../core/errors.js'
 import { describeFsError } from './fs-errors.js'
 import { onInterrupt } from './interrupts.js'
 import { acquireLock, alive } from './lock.js'
+import { ioSettings } from './settings.js'
 
 /** Which entries of an existing output folder this tool may replace. */
 export type Ownership = (name: string, isDirectory: boolean) => boolean
@@ -36,7 +37,6 @@ export interface Staging {
 }
 
 // Test seam: widens the window between files so tests can interrupt a write.
-const testDelayMs = Number(process.env.MTG_RULES_TEST_WRITE_DELAY_MS ?? 0)
 
 /**
  * Start replacing the folder `dir`: take its lock (another run writing there is waited for, up to a
@@ -58,7 +58,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
     throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${dir}: ${cause}`)
   }
   const lock = join(parent, `.${base}.lock`)
-  await acquireLock(lock, target, options.lockTimeoutMs ?? Number(process.env.MTG_RULES_LOCK_TIMEOUT_MS ?? 120_000))
+  await acquireLock(lock, target, options.lockTimeoutMs ?? ioSettings.lockTimeoutMs)
   let staging: string | null = null
   let old: string | null = null
   let done = false
@@ -109,7 +109,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
         if (abortOnFailure) handle.abort()
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
       }
-      if (testDelayMs > 0) await new Promise((r) => setTimeout(r, testDelayMs))
+      if (ioSettings.writeDelayMs > 0) await new Promise((r) => setTimeout(r, ioSettings.writeDelayMs))
     },
     async append(name, bytes) {
       const path = join(stagingDir, name)
@@ -137,6 +137,9 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
     },
     commit() {
       try {
+        // The proof that this tool wrote the folder, and what it wrote: only what it lists (and the
+        // files the tool's own commands add, such as a changelog) may be replaced by a later run.
+        writeFileSync(join(stagingDir, MARKER), markerOf(readdirSync(stagingDir).sort()), { flag: 'wx' })
         if (existsSync(target)) {
           old = join(parent, `.${base}.old-${process.pid}-${basename(stagingDir).slice(-6)}`)
           renameSync(target, old)
@@ -182,14 +185,57 @@ function refuseHomeOfTheRun(target: string) {
   if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
 }
 
+/**
+ * The file every output folder holds: the tool's name and the entries it wrote, sorted (no time, so
+ * the same run gives the same bytes). A folder without it was not written by this tool, or by a
+ * version before it: its entries are never removed unless `--force`.
+ */
+export const MARKER = '.mtg-rules-etl.json'
+const TOOL_NAME = 'mtg-rules-etl'
+
+const markerOf = (entries: string[]) => JSON.stringify({ tool: TOOL_NAME, entries }, null, 2) + '\n'
+
+/** A small JSON file of the folder, read only when it is a regular file (never through a link). */
+function ownJson(folder: string, name: string): Record<string, unknown> | null {
+  const path = join(folder, name)
+  try {
+    const st = lstatSync(path)
+    if (!st.isFile() || st.size > 1024 * 1024) return null
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The entries of an existing folder this tool can prove it wrote: those its marker lists, or, in a
+ * dataset folder of a version that wrote no marker, those its manifest lists (with the manifest, the
+ * card and the report). Null: no proof at all.
+ */
+function provablyOurs(target: string): Set<string> | null {
+  const marker = ownJson(target, MARKER)
+  if (marker?.tool === TOOL_NAME && Array.isArray(marker.entries)) return new Set(marker.entries.filter((e): e is string => typeof e === 'string'))
+  const manifest = ownJson(target, 'manifest.json')
+  const tool = manifest?.tool as { name?: unknown } | undefined
+  if (tool?.name !== TOOL_NAME || !Array.isArray(manifest!.exports) || !manifest!.source) return null
+  const listed = (manifest!.exports as unknown[]).map((e) => (e as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string')
+  return new Set([...listed, 'manifest.json', 'README.md', 'report.json'])
+}
+
 function refuseForeign(target: string, owned: Ownership, force: boolean) {
   if (!existsSync(target)) return
   if (!statSync(target).isDirectory()) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} exists and is not a folder`)
   if (force) return
-  const foreign = readdirSync(target, { withFileTypes: true }).filter((e) => !owned(e.name, e.isDirectory())).map((e) => e.name)
+  const entries = readdirSync(target, { withFileTypes: true }).filter((e) => e.name !== MARKER)
+  if (entries.length === 0) return
+  const ours = provablyOurs(target)
+  // Listed by the proof, or (in a folder proved ours) a file the tool's commands add to it.
+  const foreign = entries.filter((e) => ours === null || !(ours.has(e.name) || (!e.isDirectory() && owned(e.name, false)))).map((e) => e.name)
   if (foreign.length > 0) {
     const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … ${foreign.length - 3} more` : '')
-    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool did not write (${shown}); choose an empty folder, or pass --force to replace it whole`)
+    const why = ours === null ? 'it holds no sign that this tool wrote it' : 'this tool did not write them'
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool cannot replace (${shown}): ${why}; choose an empty folder, or pass --force to replace it whole`)
   }
 }
 

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MARKER } from '../src/io/output-folder.js'
+import { cli, snapshot } from './helpers/cli.js'
+import { release, RULES_ARCHIVE } from './helpers/shared.js'
+
+// A tool may remove only what it can prove it wrote: what its marker lists, or (a dataset folder of a
+// version that wrote no marker) what its manifest lists. Everything else is left, and the run exits 2.
+/** sha256 of every file below a folder, by its path inside it. */
+const deepSnapshot = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    (readdirSync(dir, { recursive: true }) as string[])
+      .filter((name) => statSync(join(dir, name)).isFile())
+      .sort()
+      .map((name) => [name, createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')]),
+  )
+
+const tree = (dir: string, files: Record<string, string>) => {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true })
+    writeFileSync(join(dir, name), text)
+  }
+}
+
+describe('output folders this tool did not write', () => {
+  const newest = release('2026-08-07')
+
+  it('history --out a folder of texts, docs and hooks (shared/): refused, nothing removed', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'shared-'))
+    cpSync(RULES_ARCHIVE, join(shared, 'rules'), { recursive: true })
+    tree(shared, { 'docs/libraries.md': 'notes', 'hooks/before-stop': '#!/bin/sh\n', 'README.md': '# mine\n', 'manifest.json': '{}' })
+    const before = deepSnapshot(shared)
+    const run = cli(['history', join(shared, 'rules'), '--out', shared])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/^write: .* holds files this tool cannot replace \(README\.md, docs, hooks, … 2 more\): it holds no sign that this tool wrote it; choose an empty folder, or pass --force to replace it whole\n$/)
+    expect(deepSnapshot(shared)).toEqual(before)
+    expect(Object.keys(before)).toContain('rules/MagicCompRules 20260807.txt')
+  })
+
+  it('history --out a folder of source files: refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'project-'))
+    tree(dir, { 'docs/plan.txt': 'plan', 'src/lib/main.c': 'int main;' })
+    const before = deepSnapshot(dir)
+    const run = cli(['history', RULES_ARCHIVE, '--out', dir])
+    expect(run.status).toBe(2)
+    expect(deepSnapshot(dir)).toEqual(before)
+  })
+
+  it('build into a hand-written README.md and manifest.json: refused; into its own earlier output: replaced', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cards-'))
+    tree(dir, { 'README.md': '# my dataset\n', 'manifest.json': '{"exports": []}' })
+    const before = snapshot(dir)
+    expect(cli(['build', newest.path, '--out', dir]).status).toBe(2)
+    expect(snapshot(dir)).toEqual(before)
+
+    const out = join(mkdtempSync(join(tmpdir(), 'own-')), 'out')
+    expect(cli(['build', newest.path, '--out', out]).status).toBe(0)
+    const marker = JSON.parse(readFileSync(join(out, MARKER), 'utf8'))
+    expect(marker).toEqual({ tool: 'mtg-rules-etl', entries: expect.arrayContaining(['manifest.json', 'rules.parquet', 'README.md']) })
+    // A changelog the release pipeline adds is the tool's too; a file of the user's is not.
+    writeFileSync(join(out, 'CHANGELOG.md'), '# changes\n')
+    expect(cli(['build', newest.path, '--out', out]).status).toBe(0)
+    writeFileSync(join(out, 'notes.txt'), 'mine')
+    const run = cli(['build', newest.path, '--out', out])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain('(notes.txt): this tool did not write them')
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine')
+  })
+
+  it('a dataset folder of a version that wrote no marker is recognised by its manifest', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'older-')), 'out')
+    expect(cli(['build', newest.path, '--out', out]).status).toBe(0)
+    const older = join(mkdtempSync(join(tmpdir(), 'older-')), 'out')
+    cpSync(out, older, { recursive: true, filter: (src) => !src.endsWith(MARKER) })
+    expect(cli(['build', newest.path, '--out', older]).status).toBe(0)
+    // A manifest that is not ours (another tool's name) proves nothing.
+    const manifest = JSON.parse(readFileSync(join(older, 'manifest.json'), 'utf8'))
+    cpSync(out, older + '-other', { recursive: true, filter: (src) => !src.endsWith(MARKER) })
+    writeFileSync(join(older + '-other', 'manifest.json'), JSON.stringify({ ...manifest, tool: { name: 'someone-else' } }))
+    expect(cli(['build', newest.path, '--out', older + '-other']).status).toBe(2)
+  })
+})

@@ -34,7 +34,7 @@ await build({
 // while the main thread is busy, and each chunk it loaded through the ES module loader (six, shared
 // with the CLI's) cost it time before its first unit (~10 ms of a 0.35 s validation of 300k rows).
 await build({
-  input: { 'workers/proof-worker': join(dist, 'src/io/workers/proof-worker.js') },
+  input: { 'workers/proof-worker': join(dist, 'src/io/proof/workers/proof-worker.js') },
   platform: 'node',
   logLevel: 'warn',
   external: [/^node:/],

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { nodeFileProof } from '../src/io/file-proof.js'
+import { nodeFileProof } from '../src/io/proof/file-proof.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'

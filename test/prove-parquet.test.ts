@@ -11,7 +11,7 @@ import { leadingValuesAreUtf8, proveNumberValues, valuesAreUtf8 } from '../src/v
 import { CleanProof } from '../src/validate/proof/clean-proof.js'
 import { ByteView } from '../src/validate/proof/clean-view.js'
 import { eachStringPage, int64sInto, stringPage, uint32At, stringPageRefs, type ByteArrayPage, type FlatColumn } from '../src/validate/proof/parquet-pages.js'
-import { sparseChunkOf } from '../src/io/prove-parquet.js'
+import { sparseChunkOf } from '../src/io/proof/prove-parquet.js'
 import { RULES_TABLE, type TableRow } from '../src/core/tables.js'
 import { decodeRowGroup, openParquetSource } from '../src/exports/parquet-groups.mjs'
 import { syncBufferFromFile } from '../src/io/files.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { UnitQueue } from '../src/io/prove-shared.js'
+import { UnitQueue } from '../src/io/proof/prove-shared.js'
 
 // The units of a proof are taken by this thread from the front and by the workers from the back,
 // each claimed once in shared memory: every unit is proved, none twice, and a closed queue hands out none.

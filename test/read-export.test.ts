@@ -1,6 +1,6 @@
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { configureIo, ioSettings } from '../src/io/settings.js'
-import { nodeFileProof } from '../src/io/file-proof.js'
+import { nodeFileProof } from '../src/io/proof/file-proof.js'
 import { fileRef } from '../src/io/files.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
@@ -220,7 +220,7 @@ describe('a GZIP page that unpacks to far more than its header says', () => {
     const { RULES_TABLE } = await import('../src/core/tables.js')
     const { writeParquet } = await import('../src/exports/parquet-write.js')
     const { inputFileChunks, MAX_EXPORT_BYTES } = await import('../src/io/files.js')
-    const { proveParquetFile } = await import('../src/io/prove-parquet.js')
+    const { proveParquetFile } = await import('../src/io/proof/prove-parquet.js')
     // Each page's bytes followed by 64 MiB of zeros: the header keeps the true size, the body unpacks to 64 MiB more.
     const bomb = { GZIP: (bytes: Uint8Array) => gzipSync(Buffer.concat([bytes, Buffer.alloc(64 * 1024 * 1024)]), { level: 1 }) }
     const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows.slice(0, 50), 'test', { compressors: bomb })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
-import { WorkerPool, type PooledWorker } from '../src/io/proof-pool.js'
+import { WorkerPool, type PooledWorker } from '../src/io/proof/proof-pool.js'
 import { REPO } from './helpers/shared.js'
 
 const SCRIPT = new URL('./fixtures/job-worker.mjs', import.meta.url)
@@ -97,7 +97,7 @@ describe('workers kept between jobs (WorkerPool)', () => {
     writeFileSync(
       script,
       `import { once } from 'node:events'
-      import { WorkerPool } from ${JSON.stringify(`${REPO}/dist/src/io/proof-pool.js`)}
+      import { WorkerPool } from ${JSON.stringify(`${REPO}/dist/src/io/proof/proof-pool.js`)}
       const pool = new WorkerPool(new URL(${JSON.stringify(SCRIPT.href)}), 2)
       const taken = [pool.take(64), pool.take(64)]
       const answers = await Promise.all(taken.map((p, i) => (p.worker.postMessage(i), once(p.worker, 'message'))))

@@ -1,20 +1,11 @@
-import { createHash } from 'node:crypto'
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { basename, dirname, extname, join, resolve } from 'node:path'
+import { appendFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { KnownRules } from '../checks/companion.js'
 import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown } from '../core/report-format.js'
-import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import type { Report } from '../core/report.js'
-import { ALL_TABLES } from '../core/tables.js'
-// Light modules only: a rules export proved clean needs no reader or check (see validate-export.ts).
-import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
-import { nodeFileProof } from '../io/file-proof.js'
+import { validateFile, validateFolder } from '../io/validate-folder.js'
 import { ok, type CommandResult } from './_shared.js'
-
-// In a dataset folder, the files named after a table; anything else is left to the manifest check.
-const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|ndjson|csv|arrow|feather)$`, 'i')
 
 /** mtg-rules validate PATH... */
 export async function run(args: string[]): Promise<CommandResult> {
@@ -45,7 +36,9 @@ export async function run(args: string[]): Promise<CommandResult> {
     text = reports.map((r) => formatGithub(r, workspace ? { workspace: resolve(workspace) } : {})).filter((t) => t !== '').join('\n')
     if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatSummaryMarkdown(reports))
   } else text = reports.map((r) => formatReport(r)).join('\n\n')
-  return ok(text === '' ? '' : text + '\n', '', reports.every((r) => r.valid) ? 0 : 1)
+  // The worst outcome: a file that could not be read at all is unusable input (2), even beside others.
+  const unusable = reports.some((r) => r.diagnostics.some((d) => d.code === 'unreadable'))
+  return ok(text === '' ? '' : text + '\n', '', unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
 }
 
 function isDirectory(path: string): boolean {
@@ -54,65 +47,4 @@ function isDirectory(path: string): boolean {
   } catch {
     return false
   }
-}
-
-/** How to validate: count warnings as errors; run every check on every row, never the clean proof first. */
-interface How {
-  strict: boolean
-  exact: boolean
-}
-
-async function validateFile(file: string, { strict, exact }: How, rulesOption?: string, knownRules?: KnownRules): Promise<Report> {
-  if (sourceKindOf(file) === 'cr-text') {
-    const { validateText } = await import('../validate/validate.js')
-    return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
-  }
-  if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
-  const rulesFile = knownRules ? null : (rulesOption ?? companionRulesFile(file))
-  const known = knownRules ?? (rulesFile === null ? undefined : await readKnownRules(rulesFile))
-  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, fileProof: nodeFileProof, ...(known ? { knownRules: known } : {}) })
-}
-
-/**
- * A dataset folder: every table file in it (the rules first, so each companion is checked against
- * them), then manifest.json against the files.
- */
-async function validateFolder(dir: string, how: How): Promise<Report[]> {
-  const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
-  const hasManifest = existsSync(join(dir, 'manifest.json'))
-  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
-  const reports: Report[] = []
-  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n))
-  const knownRules = rulesFile ? await readKnownRules(join(dir, rulesFile)) : undefined
-  for (const name of names) reports.push(await validateFile(join(dir, name), how, undefined, knownRules))
-  if (hasManifest) {
-    const { verifyManifest } = await import('../validate/verify-manifest.js')
-    const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))
-    const files = readdirSync(dir)
-      .filter((n) => statSync(join(dir, n)).isFile())
-      .map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: () => createHash('sha256').update(readFileSync(join(dir, name))).digest('hex') }))
-    reports.push(verifyManifest(join(dir, 'manifest.json'), readFileSync(join(dir, 'manifest.json'), 'utf8'), files, rows))
-  }
-  return reports
-}
-
-const rank = (name: string) => (name.startsWith('rules.') ? 0 : 1)
-
-// A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
-function companionRulesFile(file: string): string | null {
-  const stem = basename(file).replace(/\.[^.]+$/, '')
-  if (!['glossary', 'rules_meta', 'references'].includes(stem)) return null
-  const candidates = [extname(file), '.parquet', '.jsonl', '.csv'].map((ext) => join(dirname(file), `rules${ext}`))
-  return candidates.find((p) => existsSync(p)) ?? null
-}
-
-async function readKnownRules(file: string) {
-  const kind = sourceKindOf(file)
-  if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
-  const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../exports/read-export.js'), import('../checks/companion.js')])
-  const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
-  const numbers: string[] = []
-  for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)
-  return knownRulesOf(numbers)
 }

@@ -101,6 +101,10 @@ export const diagnostics = {
   historyOrder(detail: string, where: Where): Diagnostic {
     return make('order', 'error', detail, where)
   },
+  /** A file of a dataset folder that could not be read as data (why, in the tool's words, never the file's). */
+  unreadable(detail: string): Diagnostic {
+    return make('unreadable', 'error', detail, {})
+  },
   columns(detail: string, params: Record<string, unknown>, severity: Severity = 'error'): Diagnostic {
     return make('columns', severity, detail, {}, params)
   },

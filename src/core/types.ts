@@ -82,6 +82,7 @@ export type DiagnosticCode =
   | 'manifest'
   | 'encoding'
   | 'lineage'
+  | 'unreadable'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

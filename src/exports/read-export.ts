@@ -265,7 +265,11 @@ async function openJsonl(name: string, text: AsyncIterable<string>): Promise<Exp
       })
     }
   }
-  const lateDiagnostics = () => (late.size === 0 ? [] : [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${[...late].join(', ')}`, { unknown: [...late] })])
+  const lateDiagnostics = () => {
+    if (late.size === 0) return []
+    const shown = [...late].map(shownColumn)
+    return [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${shown.join(', ')}`, { unknown: shown })]
+  }
   return { ...mapping.info, batches: batches(), lateDiagnostics }
 }
 
@@ -323,6 +327,15 @@ function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
   }
 }
 
+/**
+ * A column name as a report may show it: a name of the usual shape (letters, digits, `_`, `-`, `.`,
+ * spaces; at most 64 characters) as it is, anything else by its length only, so that a report never
+ * echoes text of a file that is not data.
+ */
+export function shownColumn(name: string): string {
+  return /^[\p{L}\p{N}_][\p{L}\p{N}_ .-]{0,63}$/u.test(name) ? name : `(a column name of ${[...name].length} characters, not shown)`
+}
+
 // --- Columns -------------------------------------------------------------------------------
 
 const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
@@ -344,7 +357,16 @@ function columnMapping(table: TableSpec, columns: string[], parquetTypes?: Map<s
   const missing = names.filter((c) => !present.has(sourceOf(c)))
   const unknown = columns.filter((c) => !known.has(c))
   if (missing.length > 0) diags.push(diagnostics.columns(`missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { missing }))
-  if (unknown.length > 0) diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown }))
+  if (unknown.length > 0) {
+    if (unknown.length === columns.length) {
+      // No column of the table at all: perhaps not data (a link to a secrets file, a stray text
+      // file). Its first line is not echoed, only counted.
+      diags.push(diagnostics.columns(`none of the file's ${columns.length} column${columns.length > 1 ? 's are' : ' is'} a column of the ${table.name} table (their names are not shown: the file may not be data)`, { unknownCount: columns.length }))
+    } else {
+      const shown = unknown.map(shownColumn)
+      diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${shown.join(', ')}`, { unknown: shown }))
+    }
+  }
   for (const c of table.columns) {
     const got = parquetTypes?.get(sourceOf(c.name))
     const expected = PARQUET_TYPE[c.type]

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import type { ProofPart } from '../validate/proof/clean-proof.js'
+import type { ProofPart } from '../../validate/proof/clean-proof.js'
 import { proofWorkers, workerCompiled } from './proof-pool.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { FileProof } from '../validate/options.js'
+import type { FileProof } from '../../validate/options.js'
 import { proveFile } from './prove-file.js'
 
 /**

@@ -1,10 +1,10 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { mergeProofs, type ProofPart } from '../validate/proof/clean-proof.js'
-import { proveCsvPart } from '../validate/proof/clean-csv.js'
-import { proveJsonlPart } from '../validate/proof/clean-jsonl.js'
-import { giveBuffer, takeBuffer } from '../validate/proof/buffer-pool.js'
-import { MAX_CSV_RECORD } from '../core/limits.js'
+import { mergeProofs, type ProofPart } from '../../validate/proof/clean-proof.js'
+import { proveCsvPart } from '../../validate/proof/clean-csv.js'
+import { proveJsonlPart } from '../../validate/proof/clean-jsonl.js'
+import { giveBuffer, takeBuffer } from '../../validate/proof/buffer-pool.js'
+import { MAX_CSV_RECORD } from '../../core/limits.js'
 import { proveShared } from './prove-shared.js'
 
 /** Below this size a file is proved in one thread: starting a worker would cost more than it saves. */

@@ -2,7 +2,7 @@
 // CSV or Parquet export from the queue it shares with the main thread, hands each part in as it is
 // proved, says when it is done, and waits for the next job (see proof-pool.ts).
 import { parentPort } from 'node:worker_threads'
-import type { ProofPart } from '../../validate/proof/clean-proof.js'
+import type { ProofPart } from '../../../validate/proof/clean-proof.js'
 import { provePart, type FileJob } from '../prove-file.js'
 import { parquetProver, type ParquetJob } from '../prove-parquet.js'
 import { drain, UnitQueue, type SharedJob } from '../prove-shared.js'

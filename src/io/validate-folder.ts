@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto'
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path'
+import type { KnownRules } from '../checks/companion.js'
+import { diagnostics } from '../core/diagnostics.js'
+import { EtlError } from '../core/errors.js'
+import { makeReport, type Report } from '../core/report.js'
+import { ALL_TABLES } from '../core/tables.js'
+import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { nodeFileProof } from './proof/file-proof.js'
+import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
+
+// In a dataset folder, the files named after a table; anything else is left to the manifest check.
+const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|ndjson|csv|arrow|feather)$`, 'i')
+
+/** How to validate: count warnings as errors; run every check on every row, never the clean proof first. */
+export interface ValidateHow {
+  strict: boolean
+  exact: boolean
+}
+
+/**
+ * Validate one file (CR text or an export) by its path, read with the Node edges: sizes capped,
+ * Parquet by ranges, rules exports proved clean on every core. A companion file is checked against
+ * the rules export beside it (or `rulesFile`, or `knownRules`). EtlError when it cannot be read.
+ */
+export async function validateFile(file: string, { strict, exact }: ValidateHow, rulesFile?: string, knownRules?: KnownRules): Promise<Report> {
+  if (sourceKindOf(file) === 'cr-text') {
+    const { validateText } = await import('../validate/validate.js')
+    return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
+  }
+  if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
+  const rules = knownRules ? null : (rulesFile ?? companionRulesFile(file))
+  const known = knownRules ?? (rules === null ? undefined : await readKnownRules(rules))
+  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, fileProof: nodeFileProof, ...(known ? { knownRules: known } : {}) })
+}
+
+/**
+ * A dataset folder: every table file in it (the rules first, so each companion is checked against
+ * them), then manifest.json against the files. Every file gets its report: one that cannot be read
+ * (damaged, too large, a link out of the folder) is an `unreadable` error in its own report, and the
+ * rest are still checked. A link is followed only to a file inside the folder.
+ */
+export async function validateFolder(dir: string, how: ValidateHow): Promise<Report[]> {
+  const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const hasManifest = existsSync(join(dir, 'manifest.json'))
+  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
+  const root = realpathSync(dir)
+  const reports: Report[] = []
+  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n))
+  let knownRules: KnownRules | undefined
+  if (rulesFile) {
+    try {
+      knownRules = await readKnownRules(insideFolder(root, dir, rulesFile))
+    } catch (e) {
+      if (!(e instanceof EtlError)) throw e
+    }
+  }
+  for (const name of names) {
+    const path = join(dir, name)
+    try {
+      reports.push(await validateFile(insideFolder(root, dir, name), how, undefined, knownRules))
+    } catch (e) {
+      if (!(e instanceof EtlError)) throw e
+      reports.push(unreadableReport(path, e.message, how.strict))
+    }
+  }
+  if (hasManifest) {
+    const path = join(dir, 'manifest.json')
+    try {
+      const { verifyManifest } = await import('../validate/verify-manifest.js')
+      const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))
+      const files = readdirSync(dir)
+        .filter((n) => isFileInside(root, dir, n))
+        .map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: () => createHash('sha256').update(readFileSync(join(dir, name))).digest('hex') }))
+      reports.push(verifyManifest(path, readFileSync(insideFolder(root, dir, 'manifest.json'), 'utf8'), files, rows))
+    } catch (e) {
+      if (!(e instanceof EtlError)) throw e
+      reports.push(makeReport({ file: path, kind: 'manifest', table: 'manifest', rows: 0 }, [diagnostics.unreadable(e.message)], how.strict))
+    }
+  }
+  return reports
+}
+
+/** A report for a file that could not be read: one `unreadable` error, the tool's words only. */
+function unreadableReport(path: string, why: string, strict: boolean): Report {
+  const table = TABLE_FILE.exec(basename(path))?.[1]?.toLowerCase() ?? 'rules'
+  return makeReport({ file: path, kind: sourceKindOf(path) as Exclude<Report['source']['kind'], 'cr-text'>, table: table as Report['source']['table'], rows: 0 }, [diagnostics.unreadable(why)], strict)
+}
+
+/**
+ * The path of `name` in the folder, when it is a file there or a link to a file inside the folder;
+ * EtlError for a link that leads out of it (a pull request can plant one to have CI print a secret),
+ * nowhere, or round in a loop.
+ */
+function insideFolder(root: string, dir: string, name: string): string {
+  const path = join(dir, name)
+  let st
+  try {
+    st = lstatSync(path)
+  } catch {
+    return path
+  }
+  if (!st.isSymbolicLink()) return path
+  let target: string
+  try {
+    target = realpathSync(path)
+  } catch {
+    throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link that leads nowhere (a missing file or a loop): not read`)
+  }
+  const rel = relative(root, target)
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link to a file outside ${dir}: not read`)
+  return path
+}
+
+function isFileInside(root: string, dir: string, name: string): boolean {
+  try {
+    insideFolder(root, dir, name)
+    return statSync(join(dir, name)).isFile()
+  } catch {
+    return false
+  }
+}
+
+const rank = (name: string) => (name.startsWith('rules.') ? 0 : 1)
+
+// A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
+function companionRulesFile(file: string): string | null {
+  const stem = basename(file).replace(/\.[^.]+$/, '')
+  if (!['glossary', 'rules_meta', 'references'].includes(stem)) return null
+  const candidates = [extname(file), '.parquet', '.jsonl', '.csv'].map((ext) => join(dirname(file), `rules${ext}`))
+  return candidates.find((p) => existsSync(p)) ?? null
+}
+
+/** The rule numbers of a rules export, for checking a companion file against them. */
+export async function readKnownRules(file: string): Promise<KnownRules> {
+  const kind = sourceKindOf(file)
+  if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
+  const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../exports/read-export.js'), import('../checks/companion.js')])
+  const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
+  if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
+  const numbers: string[] = []
+  for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)
+  return knownRulesOf(numbers)
+}

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { cli } from './helpers/cli.js'
+import { CLI, release } from './helpers/shared.js'
+
+// The GitHub Action validates checked-out data: a pull request can plant a link in a dataset folder.
+// A link is followed only to a file inside the folder, and a file that is not data is never echoed.
+const SECRET = 'TOKEN=ghp_0123456789abcdefSECRET'
+
+describe('a dataset folder with planted links', () => {
+  const root = mkdtempSync(join(tmpdir(), 'links-'))
+  const out = join(root, 'out')
+  const secret = join(root, 'secret.env')
+
+  beforeAll(() => {
+    writeFileSync(secret, `${SECRET}\nOTHER=1\n`)
+    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+  })
+
+  const github = (args: string[]) => {
+    const summary = join(root, `summary-${Math.random().toString(36).slice(2)}.md`)
+    const run = spawnSync(process.execPath, [CLI, ...args, '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary } })
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr, summary: readFileSync(summary, 'utf8') }
+  }
+
+  it('a table linked to a file outside the folder is not read: an unreadable error, the rest checked, exit 2', () => {
+    rmSync(join(out, 'glossary.csv'))
+    symlinkSync(secret, join(out, 'glossary.csv'))
+    const run = github(['validate', out])
+    expect(run.status).toBe(2)
+    expect(run.stdout + run.stderr + run.summary).not.toContain('ghp_')
+    expect(run.stdout).toContain(`::error file=${join(out, 'glossary.csv')},title=unreadable::read: ${join(out, 'glossary.csv')} is a link to a file outside ${out}: not read`)
+    // Every other table still has its report, and the summary lists every file.
+    for (const name of ['rules.parquet', 'rules.jsonl', 'references.csv', 'manifest.json']) expect(run.summary).toContain(name)
+    const json = JSON.parse(cli(['validate', out, '--json']).stdout) as { source: { file: string }; valid: boolean }[]
+    expect(json.filter((r) => !r.valid).map((r) => r.source.file.slice(out.length + 1))).toEqual(['glossary.csv', 'manifest.json'])
+  })
+
+  it('a dangling link and a link loop are unreadable too, never an internal error', () => {
+    rmSync(join(out, 'glossary.jsonl'))
+    symlinkSync(join(root, 'nowhere.jsonl'), join(out, 'glossary.jsonl'))
+    rmSync(join(out, 'references.jsonl'))
+    symlinkSync(join(out, 'references.jsonl'), join(out, 'references.jsonl'))
+    const run = cli(['validate', out])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toContain(`error unreadable: read: ${join(out, 'glossary.jsonl')} is a link that leads nowhere (a missing file or a loop): not read`)
+    expect(run.stdout).toContain(`error unreadable: read: ${join(out, 'references.jsonl')} is a link that leads nowhere`)
+  })
+
+  it('a file that is not data, named as a table, is counted, never echoed', () => {
+    const file = join(root, 'glossary.csv')
+    writeFileSync(file, `${SECRET}\n`)
+    const run = github(['validate', file])
+    expect(run.status).toBe(1)
+    expect(run.stdout + run.summary).not.toContain('ghp_')
+    expect(run.stdout).toContain("none of the file's 1 column is a column of the glossary table (their names are not shown: the file may not be data)")
+  })
+})

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -122,6 +122,31 @@ describe('mtg-rules fetch --url (against a local server)', () => {
     const index = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
     expect(Object.keys(index)).toHaveLength(2)
     expect(readBytes(join(dest, 'MagicCompRules 20250207.txt'))).toEqual(cr)
+  })
+
+  it.each([
+    ['missing', null],
+    ['damaged', '{"MagicCompRules 20250207.txt": '],
+    ['not an object', '[]'],
+    ['wrong about a text', JSON.stringify({ 'MagicCompRules 20250207.txt': { sha256: '0'.repeat(64), bytes: 1, effectiveDate: '2025-02-07', from: 'x' } })],
+  ] as const)('an index.json %s: the texts are indexed from the files, none replaced, no entry lost', async (_, index) => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    await fetchInto(dest, `${base}/en/rules`)
+    await fetchInto(dest, `${base}/older.txt`)
+    if (index === null) rmSync(join(dest, 'index.json'))
+    else writeFileSync(join(dest, 'index.json'), index)
+    const run = await fetchInto(dest, `${base}/reissue.txt`)
+    expect(run.exitCode).toBe(0)
+    expect(run.stderr).toMatch(/kept both, this one as MagicCompRules 20250207 [0-9a-f]{8}\.txt\n$/)
+    expect(readBytes(join(dest, 'MagicCompRules 20250207.txt'))).toEqual(cr)
+    const rebuilt = JSON.parse(readFileSync(join(dest, 'index.json'), 'utf8'))
+    expect(Object.keys(rebuilt)).toHaveLength(3)
+    expect(Object.keys(rebuilt)).toEqual(expect.arrayContaining(['MagicCompRules 20240308.txt', 'MagicCompRules 20250207.txt', expect.stringMatching(/^MagicCompRules 20250207 [0-9a-f]{8}\.txt$/)]))
+    expect(rebuilt['MagicCompRules 20240308.txt']).toMatchObject({ effectiveDate: '2024-03-08', bytes: older.length })
+    // Fetched again, a text already cached is found by its bytes, under whatever name it has.
+    const again = await fetchInto(dest, `${base}/reissue.txt`)
+    expect([again.exitCode, again.stderr]).toEqual([0, ''])
+    expect(readdirSync(dest).filter((n) => n.endsWith('.txt'))).toHaveLength(3)
   })
 
   it('loses no index entry when two fetches run at once', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, constants, createReadStream, openSync, readSync, type Stats, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { closeSync, constants, createReadStream, lstatSync, openSync, readSync, type Stats, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from '../fetch/archive.js'
@@ -303,24 +303,66 @@ export async function storeRelease(dest: string, bytes: Uint8Array, effectiveDat
   }
   // Read, change and write index.json under a lock: two fetches at once must not lose an entry.
   return withLock(join(dest, '.index.lock'), dest, async () => {
-    const index = readIndex(join(dest, 'index.json'))
+    const index = cacheIndex(dest)
     const hash = sha256(bytes)
-    let fileName = releaseFileName(effectiveDate)
+    const same = Object.keys(index).find((name) => index[name]!.sha256 === hash)
+    let fileName = same ?? releaseFileName(effectiveDate)
     let note: string | null = null
-    const held = index[fileName] as { sha256?: string } | undefined
-    if (held && held.sha256 !== hash) {
+    if (!same && index[fileName]) {
       // Another text with the same date (a re-issue): keep both, never replace one silently.
       fileName = fileName.replace(/\.txt$/, ` ${hash.slice(0, 8)}.txt`)
       note = `fetch: ${dest} already holds a different text effective ${effectiveDate} (${releaseFileName(effectiveDate)}); kept both, this one as ${fileName}`
     }
-    index[fileName] = { sha256: hash, bytes: bytes.length, effectiveDate, from }
+    index[fileName] = { sha256: hash, bytes: bytes.length, effectiveDate, from: same ? index[fileName]!.from : from }
     const sorted = Object.fromEntries(Object.entries(index).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    // A text already cached is never written again: only the index.
     await writeFilesAtomically(dest, [
-      { name: fileName, bytes },
+      ...(same ? [] : [{ name: fileName, bytes }]),
       { name: 'index.json', bytes: new TextEncoder().encode(JSON.stringify(sorted, null, 2) + '\n') },
     ])
     return { path: join(dest, fileName), note }
   })
+}
+
+/** What the cache records of one text. */
+interface CacheEntry {
+  sha256: string
+  bytes: number
+  effectiveDate: string | null
+  from: string
+}
+
+/**
+ * The cache's index, made from the texts it holds (the files are the truth; index.json only adds
+ * where each came from): a missing or damaged index.json loses no entry, and a text the index
+ * does not know is still never overwritten.
+ */
+function cacheIndex(dest: string): Record<string, CacheEntry> {
+  const recorded = readIndex(join(dest, 'index.json'))
+  const index: Record<string, CacheEntry> = {}
+  for (const name of readdirSync(dest).filter((n) => /^MagicCompRules .*\.txt$/.test(n)).sort()) {
+    const path = join(dest, name)
+    let bytes: Uint8Array
+    try {
+      if (!lstatSync(path).isFile()) continue
+      bytes = readFileSync(path)
+    } catch {
+      continue
+    }
+    const hash = sha256(bytes)
+    const known = recorded[name] as Partial<CacheEntry> | undefined
+    if (known?.sha256 === hash && typeof known.from === 'string') index[name] = { sha256: hash, bytes: bytes.length, effectiveDate: known.effectiveDate ?? null, from: known.from }
+    else {
+      let effectiveDate: string | null = null
+      try {
+        effectiveDate = effectiveDateOf(name, bytes)
+      } catch {
+        // Not a CR text: still indexed, so that nothing is ever written over it.
+      }
+      index[name] = { sha256: hash, bytes: bytes.length, effectiveDate, from: 'found in the cache' }
+    }
+  }
+  return index
 }
 
 function readIndex(path: string): Record<string, unknown> {

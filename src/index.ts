@@ -7,6 +7,7 @@ installNodeHost()
 export { installNodeHost } from './io/node-host.js'
 export { configureIo, type IoSettings } from './io/settings.js'
 export { validateFile, validateFolder, type ValidateHow } from './io/validate-folder.js'
+export { buildHistory, type HistoryOptions, type HistoryResult } from './io/history-run.js'
 export { decode, splitLines, countLineEndings, lineEndingLabel, firstInvalidUtf8 } from './text/decode.js'
 export { parseDocument, findEffectiveDate, isHardWrapped } from './text/parse.js'
 export { checkCoverage, type Coverage } from './text/coverage.js'

@@ -1,0 +1,138 @@
+import { join } from 'node:path'
+import { EtlError } from '../core/errors.js'
+import type { TableRow } from '../core/tables.js'
+import { RULES_HISTORY_TABLE } from '../core/tables.js'
+import type { RuleRow } from '../core/types.js'
+import { TOOL } from '../core/version.js'
+import { inMemoryBytes, renderHistoryCard } from '../exports/card.js'
+import { writeCsv } from '../exports/csv-write.js'
+import { parquetAppender } from '../exports/parquet-write.js'
+import { diffReleases } from '../history/diff.js'
+import { historyLines } from '../history/history-lines.js'
+import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
+import { startRulesHistory } from '../history/rules-history.js'
+import { listReleases } from './files.js'
+import { startPool } from './history-pool.js'
+import type { BuiltRelease } from './history-tasks.js'
+import { openStaging } from './output-folder.js'
+
+// A history folder holds history.json, history.csv, the rules_history table, its card and manifest, and one folder per release.
+const OWN_FILES = /^(history\.(json|csv)|rules_history\.(parquet|jsonl|csv|arrow)|README\.md|manifest\.json)$/
+const historyOwnership = (name: string, isDirectory: boolean) => isDirectory || OWN_FILES.test(name)
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n')
+
+export interface HistoryOptions {
+  /** Write rules_history.arrow and each release's Arrow files too (default false). */
+  arrow?: boolean
+  /** Replace the output folder whole even when it holds what this tool did not write (default false). */
+  force?: boolean
+  /** Told how many releases there are, before any is built. */
+  onStart?: (releases: number) => void | Promise<void>
+  /** Told of each release as its build ends (in the order they end). */
+  onRelease?: (row: HistoryRow) => void
+}
+
+export interface HistoryResult {
+  /** One row per release, oldest first: its counts, or why it failed. */
+  releases: HistoryRow[]
+  /** Rows of rules_history, and the releases it holds (one per effective date that built). */
+  historyRows: number
+  historyReleases: number
+  seconds: number
+}
+
+/**
+ * Build and validate every CR text of `archive` (oldest first, on every core) into `out`: each
+ * release's folder, history.json and history.csv, and the rules_history table with its lineage,
+ * card and manifest, switched in as one set. A release that fails is a row of the table; the run
+ * goes on. EtlError when the archive or the output folder is unusable.
+ */
+export async function buildHistory(archive: string, out: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  const arrow = options.arrow ?? false
+  const force = options.force ?? false
+  const releases = await listReleases(archive)
+  const folders = historyFolders(releases)
+  await options.onStart?.(releases.length)
+  // The whole history is one output set: written beside the old one, switched to when complete.
+  const staging = await openStaging(out, historyOwnership, { force })
+  const pool = startPool()
+  const createdBy = `${TOOL.name} version ${TOOL.version}`
+  try {
+    const started = performance.now()
+    // Every release is built on a free core; each result is written as soon as it is back.
+    const builds = releases.map(async (release, i) => {
+      const t0 = performance.now()
+      let outcome: BuiltRelease | EtlError
+      try {
+        const task = { kind: 'build', name: release.name, path: release.path, arrow: arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(out, folders[i]!) } as const
+        outcome = await pool.run<BuiltRelease>(task)
+      } catch (e) {
+        // A release that does not build is a row of the table; a folder that cannot be written ends the run.
+        if (!(e instanceof EtlError) || e.code === 'OUTPUT_UNWRITABLE') throw e
+        outcome = e
+      }
+      const row = historyRowOf(release.name, outcome, (performance.now() - t0) / 1000)
+      options.onRelease?.(row)
+      return { release, folder: folders[i]!, outcome, row }
+    })
+    // A failure is seen when the loop below reaches its release; the later ones must not go unhandled meanwhile.
+    for (const b of builds) b.catch(() => {})
+
+    // The lineage, in date order as builds come back: each dated release that built (one per date:
+    // the release whose folder is the date) is diffed with the one before, its rules_history rows
+    // written, and its rows let go. Memory holds a release or two, not the whole history.
+    const history = startRulesHistory()
+    const parquet = parquetAppender(RULES_HISTORY_TABLE, createdBy)
+    const arrowRows: TableRow[] = []
+    const listed: { release: string; file: string; rules: number }[] = []
+    let historyRows = 0
+    let inMemory = 0
+    let previous: { release: string; rows: RuleRow[] } | null = null
+    const done: HistoryRow[] = []
+    for (const pending of builds) {
+      const b = await pending
+      done.push(b.row)
+      if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
+      const { rows, effectiveDate } = b.outcome
+      const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
+      const chunk = history.add(effectiveDate, rows, lineage)
+      parquet.add(chunk)
+      const lines = historyLines(b.outcome.prefixes!, chunk)
+      b.outcome.prefixes = null
+      await staging.append('rules_history.jsonl', lines.jsonl)
+      if (historyRows === 0) await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
+      await staging.append('rules_history.csv', lines.csv)
+      if (arrow) for (const r of chunk) arrowRows.push(r)
+      historyRows += chunk.length
+      inMemory += inMemoryBytes(RULES_HISTORY_TABLE, chunk)
+      listed.push({ release: effectiveDate, file: b.release.name, rules: rows.length })
+      previous = { release: effectiveDate, rows }
+      b.outcome.rows = []
+    }
+    const rows: HistoryRow[] = done
+    if (historyRows === 0) {
+      await staging.append('rules_history.jsonl', new Uint8Array())
+      await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
+    }
+    const parquetBytes = parquet.finish()
+    await staging.write('rules_history.parquet', parquetBytes)
+    if (arrow) await staging.write('rules_history.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULES_HISTORY_TABLE, arrowRows))
+    const exports = await Promise.all(
+      ['parquet', 'jsonl', 'csv', ...(arrow ? ['arrow'] : [])].map(async (format) => {
+        const { bytes, sha256 } = await staging.digest(`rules_history.${format}`)
+        return { path: `rules_history.${format}`, table: 'rules_history', format, bytes, rows: historyRows, sha256 }
+      }),
+    )
+    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed)))
+    await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
+    await staging.write('history.json', json(rows))
+    await staging.write('history.csv', historyCsv(rows))
+    staging.commit()
+    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000 }
+  } catch (e) {
+    staging.abort()
+    throw e
+  } finally {
+    await pool.close()
+  }
+}

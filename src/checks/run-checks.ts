@@ -42,5 +42,8 @@ export function checkDocument(
 ): { diagnostics: Diagnostic[]; coverage: Coverage } {
   const coverage = checkCoverage(lines, doc, rows.map((r) => r.row))
   const bytes = (decoded?.invalidBytes ?? []).map((b) => diagnostics.invalidByte(b.byte, b.offset, b.line))
+  // The bad bytes past those located are counted, as every code's diagnostics past the cap are.
+  const unlocated = (decoded?.invalidByteCount ?? 0) - bytes.length
+  if (unlocated > 0) bytes.push({ code: 'encoding', severity: 'error', message: 'more encoding diagnostics', omitted: unlocated })
   return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(input), ...coverage.diagnostics]), coverage }
 }

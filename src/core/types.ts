@@ -45,6 +45,8 @@ export interface DecodedText {
   lineEndings: LineEndingCounts
   /** Bytes that are not UTF-8 in a text that otherwise is (read as U+FFFD), with their lines. */
   invalidBytes?: { offset: number; byte: number; line: number }[]
+  /** How many bytes are not UTF-8, when more than `invalidBytes` locates. */
+  invalidByteCount?: number
 }
 
 export type Severity = 'error' | 'warning'

@@ -1,6 +1,6 @@
-import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import { describeFsError } from './fs-errors.js'
@@ -84,7 +84,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   try {
     sweep(parent, base, target)
     refuseForeign(target, owned, options.force ?? false)
-    staging = mkdtempSync(join(parent, `.${base}.staging-${process.pid}-`))
+    staging = makeStagingFolder(parent, base, target)
   } catch (e) {
     handle.abort()
     if (e instanceof EtlError) throw e
@@ -183,6 +183,25 @@ function refuseHomeOfTheRun(target: string) {
     throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
   }
   if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
+}
+
+/**
+ * A fresh staging folder beside `target`, created exclusively, with the folder's usual mode: the
+ * previous folder's when there is one, else what the umask gives a new folder (mkdtemp's 0700
+ * would leave the output unreadable to the rest of a team or a web server).
+ */
+function makeStagingFolder(parent: string, base: string, target: string): string {
+  for (;;) {
+    const path = join(parent, `.${base}.staging-${process.pid}-${randomBytes(4).toString('hex')}`)
+    try {
+      mkdirSync(path)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
+      throw e
+    }
+    if (existsSync(target)) chmodSync(path, statSync(target).mode & 0o7777)
+    return path
+  }
 }
 
 /**

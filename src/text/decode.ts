@@ -27,7 +27,7 @@ export function decode(bytes: Uint8Array, name = 'input'): DecodedText {
     bom = false
     encoding = sniffEncoding(bytes, name)
   }
-  const invalid = encoding === 'utf-8' ? invalidUtf8Bytes(body) : []
+  const { located: invalid, count: invalidCount } = encoding === 'utf-8' ? invalidUtf8Bytes(body) : { located: [], count: 0 }
   const text = invalid.length > 0 ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(body) : decodeAs(body, encoding, name)
   const controls = countControlCharacters(text)
   // A stray control character is the parser's to report; many of them mean binary data.
@@ -36,27 +36,34 @@ export function decode(bytes: Uint8Array, name = 'input'): DecodedText {
   }
   const decoded: DecodedText = { text, encoding, bom, lineEndings: countLineEndings(text) }
   if (invalid.length > 0) decoded.invalidBytes = invalid
+  if (invalidCount > invalid.length) decoded.invalidByteCount = invalidCount
   return decoded
 }
 
 // At most this many bad bytes are located one by one; the count is always exact.
 const MAX_LOCATED = 1000
 
-/** The bytes of mostly-UTF-8 text that are not UTF-8, each with its 1-based line. */
-function invalidUtf8Bytes(bytes: Uint8Array): { offset: number; byte: number; line: number }[] {
-  const out: { offset: number; byte: number; line: number }[] = []
+/**
+ * The bytes of mostly-UTF-8 text that are not UTF-8, each with its 1-based line (the first
+ * MAX_LOCATED of them), and how many there are: one pass over the bytes, however many are bad.
+ */
+function invalidUtf8Bytes(bytes: Uint8Array): { located: { offset: number; byte: number; line: number }[]; count: number } {
+  const located: { offset: number; byte: number; line: number }[] = []
+  let count = 0
+  if (isUtf8(bytes)) return { located, count }
   let line = 1
   let checkedTo = 0
-  for (let at = firstInvalidUtf8(bytes); at >= 0 && out.length < MAX_LOCATED; ) {
+  eachUtf8Sequence(bytes, (at, length) => {
+    if (length > 0) return
+    count++
+    if (located.length === MAX_LOCATED) return
     for (; checkedTo < at; checkedTo++) {
       const b = bytes[checkedTo]
       if (b === 0x0a || (b === 0x0d && bytes[checkedTo + 1] !== 0x0a)) line++
     }
-    out.push({ offset: at, byte: bytes[at]!, line })
-    const next = firstInvalidUtf8(bytes.subarray(at + 1))
-    at = next < 0 ? -1 : at + 1 + next
-  }
-  return out
+    located.push({ offset: at, byte: bytes[at]!, line })
+  })
+  return { located, count }
 }
 
 function sniffEncoding(bytes: Uint8Array, name: string): Encoding {
@@ -111,34 +118,47 @@ function knownBinary(bytes: Uint8Array): string | null {
 function utf8Census(bytes: Uint8Array): { valid: number; invalid: number } {
   let valid = 0
   let invalid = 0
-  for (let i = 0; i < bytes.length; ) {
-    const at = firstInvalidUtf8(bytes.subarray(i))
-    const end = at < 0 ? bytes.length : i + at
-    for (let k = i; k < end; k++) if (bytes[k]! >= 0xc2 && bytes[k]! <= 0xf4) valid++
-    if (at < 0) break
-    invalid++
-    i = end + 1
-  }
+  eachUtf8Sequence(bytes, (_, length) => {
+    if (length === 0) invalid++
+    else if (length > 1) valid++
+  })
   return { valid, invalid }
 }
 
 /** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence; -1 if none. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   if (isUtf8(bytes)) return -1 // native, ~50× faster than the walk below, which finds where
+  let first = -1
+  eachUtf8Sequence(bytes, (at, length) => {
+    if (length > 0) return true
+    first = at
+    return false
+  })
+  return first
+}
+
+/**
+ * Walk the bytes once as UTF-8: `visit` is told of each well-formed sequence (its offset and length
+ * in bytes) and of each byte that fits no sequence (length 0); it returns false to stop. Linear
+ * however many bytes are bad (a text that is neither UTF-8 nor Windows-1252 is all bad bytes).
+ */
+function eachUtf8Sequence(bytes: Uint8Array, visit: (at: number, length: number) => boolean | void): void {
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
-    if (length === 0) return i
+    let length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
     // Second-byte ranges that exclude overlong forms, surrogates and code points past U+10FFFF.
     const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80
     const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf
     for (let k = 1; k < length; k++) {
       const c = bytes[i + k]
-      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) {
+        length = 0
+        break
+      }
     }
-    i += length
+    if (visit(i, length) === false) return
+    i += length === 0 ? 1 : length
   }
-  return -1
 }
 
 // Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x92 becomes U+0092, not ’), so the

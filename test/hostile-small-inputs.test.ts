@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { decode } from '../src/text/decode.js'
+import { validateText } from '../src/validate/validate.js'
+import { CLI, readBytes, release } from './helpers/shared.js'
+
+// Small inputs that kept the tool busy, stuck or wrong (#24): each run is a whole process under a
+// heap cap and a time limit, as a user's would be.
+const tmp = mkdtempSync(join(tmpdir(), 'small-'))
+const run = (args: string[], seconds = 30) => {
+  const started = Date.now()
+  const r = spawnSync(process.execPath, ['--max-old-space-size=512', CLI, ...args], { encoding: 'utf8', timeout: seconds * 1000, killSignal: 'SIGKILL' })
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, seconds: (Date.now() - started) / 1000 }
+}
+
+describe('decoding is linear in the bad bytes', () => {
+  it('2 MiB that are neither UTF-8 nor Windows-1252: refused in one line, at once', () => {
+    // 0xC3 0x28 is no UTF-8, and 0x81 is undefined in Windows-1252: every pair is a bad byte.
+    const bytes = new Uint8Array(2 * 1024 * 1024)
+    for (let i = 0; i < bytes.length; i += 4) bytes.set([0xc3, 0x28, 0x81, 0x20], i)
+    const file = join(tmp, 'neither.txt')
+    writeFileSync(file, bytes)
+    const r = run(['validate', file], 20)
+    expect([r.status, r.signal]).toEqual([2, null])
+    expect(r.stderr).toBe(`read: ${file} is neither UTF-8 (invalid byte 0xc3 at offset 0) nor Windows-1252 (byte 0x81 at offset 2 is undefined there)\n`)
+    expect(r.seconds).toBeLessThan(15)
+  })
+
+  it('a real Windows-1252 release eight times over (7.8 MB) decodes as Windows-1252, fast', () => {
+    const one = readBytes(release('2016-07-22').path)
+    const eight = new Uint8Array(one.length * 8)
+    for (let k = 0; k < 8; k++) eight.set(one, k * one.length)
+    const started = Date.now()
+    const decoded = decode(eight)
+    expect(decoded.encoding).toBe('windows-1252')
+    expect(decoded.text.length).toBe(decode(one).text.length * 8)
+    // Quadratic, it took 37 s; linear, well under a second (the bound leaves room for a busy host).
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it('1,500 bad bytes in a UTF-8 text: 1,500 encoding errors counted, 1,000 listed, 500 omitted', () => {
+    const text = new TextDecoder().decode(readBytes(release('2026-08-07').path))
+    const bytes = Buffer.from(text, 'utf8')
+    // Bad bytes (0xFF) put in place of 1,500 spaces of the rules body.
+    let put = 0
+    for (let i = 5_000; i < bytes.length && put < 1_500; i++) if (bytes[i] === 0x20) (bytes[i] = 0xff), put++
+    const report = validateText('bad-bytes.txt', bytes)
+    expect(report.counts.byCode.encoding).toBe(1_500)
+    expect(report.diagnostics.filter((d) => d.code === 'encoding')).toHaveLength(1_000)
+    expect(report.omitted).toMatchObject({ encoding: 500 })
+  })
+})
+
+describe('locks that cannot be taken end in one line, never a spin or a long wait', () => {
+  const newest = release('2026-08-07').path
+
+  it.each([
+    ['a folder', (lock: string) => mkdirSync(lock), 'a folder'],
+    ['a dangling link', (lock: string) => symlinkSync(join(tmp, 'nowhere'), lock), 'a link'],
+  ] as const)('a lock path that is %s: exit 2 at once', (_, plant, what) => {
+    const parent = mkdtempSync(join(tmp, 'lock-'))
+    plant(join(parent, '.out.lock'))
+    const r = run(['build', newest, '--out', join(parent, 'out')], 20)
+    expect([r.status, r.signal]).toEqual([2, null])
+    expect(r.stderr).toBe(`write: cannot write to ${join(parent, 'out')}: its lock ${join(parent, '.out.lock')} is ${what}, not a lock file (remove it)\n`)
+    expect(r.seconds).toBeLessThan(10)
+  })
+
+  it('an empty lock left by a run on a full disk is stale after a few seconds: the build goes on', () => {
+    const parent = mkdtempSync(join(tmp, 'lock-'))
+    const lock = join(parent, '.out.lock')
+    writeFileSync(lock, '')
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lock, old, old)
+    const r = run(['build', newest, '--out', join(parent, 'out')], 20)
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.seconds).toBeLessThan(10)
+  })
+})
+
+describe('output folders keep the usual modes', () => {
+  it('a new folder gets what the umask gives (0755 with 022), its files 0644; a replaced one keeps its mode', () => {
+    const out = join(mkdtempSync(join(tmp, 'modes-')), 'out')
+    const newest = release('2026-08-07').path
+    expect(run(['build', newest, '--out', out]).status).toBe(0)
+    const umask = process.umask()
+    expect((statSync(out).mode & 0o777).toString(8)).toBe((0o777 & ~umask).toString(8))
+    expect((statSync(join(out, 'rules.parquet')).mode & 0o777).toString(8)).toBe((0o666 & ~umask).toString(8))
+    spawnSync('chmod', ['0750', out])
+    expect(run(['build', newest, '--out', out]).status).toBe(0)
+    expect((statSync(out).mode & 0o777).toString(8)).toBe('750')
+  })
+})

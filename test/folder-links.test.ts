@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -57,5 +57,45 @@ describe('a dataset folder with planted links', () => {
     expect(run.status).toBe(1)
     expect(run.stdout + run.summary).not.toContain('ghp_')
     expect(run.stdout).toContain("none of the file's 1 column is a column of the glossary table (their names are not shown: the file may not be data)")
+  })
+})
+
+describe('a dataset folder whose manifest.json is not what it says', () => {
+  const newest = release('2026-08-07').path
+  const folder = () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'out')
+    expect(cli(['build', newest, '--out', out]).status).toBe(0)
+    return out
+  }
+  const manifestReport = (out: string) => {
+    const run = cli(['validate', out, '--json'])
+    const reports = JSON.parse(run.stdout) as { source: { file: string }; diagnostics: { code: string; message: string }[] }[]
+    return { status: run.status, diagnostics: reports.find((r) => r.source.file.endsWith('manifest.json'))!.diagnostics.map((d) => `${d.code}: ${d.message}`) }
+  }
+
+  it.each([
+    ['null', 'null', 1, ['manifest: manifest.json is not a JSON object']],
+    ['an exports list holding null', '{"exports": [null, {"path": "rules.jsonl"}]}', 1, ['manifest: manifest.json exports[0] is not an export (an object with a path, bytes, rows and sha256)', 'manifest: manifest.json exports[1] is not an export (an object with a path, bytes, rows and sha256)']],
+  ] as const)('%s: manifest errors, never an internal error', (_, text, status, expected) => {
+    const out = folder()
+    writeFileSync(join(out, 'manifest.json'), text)
+    const got = manifestReport(out)
+    expect(got.status).toBe(status)
+    expect(got.diagnostics.filter((d) => !d.includes('is in the folder but not listed'))).toEqual(expected)
+  })
+
+  it('a folder, a FIFO or a link to /dev/zero as manifest.json: unreadable, at once, exit 2', () => {
+    for (const plant of [
+      (m: string) => mkdirSync(m),
+      (m: string) => spawnSync('mkfifo', [m]),
+      (m: string) => symlinkSync('/dev/zero', m),
+    ]) {
+      const out = folder()
+      rmSync(join(out, 'manifest.json'))
+      plant(join(out, 'manifest.json'))
+      const run = spawnSync(process.execPath, ['--max-old-space-size=256', CLI, 'validate', out], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' })
+      expect([run.status, run.signal]).toEqual([2, null])
+      expect(run.stdout).toMatch(/error unreadable: read: .*manifest\.json (is a folder, not a manifest|is a FIFO, not a manifest|is a link to a file outside .*: not read)/)
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { diagnostics } from '../core/diagnostics.js'
@@ -7,6 +7,7 @@ import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES } from '../core/tables.js'
 import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { describeFsError } from './fs-errors.js'
 import { nodeFileProof } from './proof/file-proof.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
 
@@ -72,14 +73,45 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
       const rows = new Map(reports.map((r) => [basename(r.source.file), r.source.rows]))
       const files = readdirSync(dir)
         .filter((n) => isFileInside(root, dir, n))
-        .map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: () => createHash('sha256').update(readFileSync(join(dir, name))).digest('hex') }))
-      reports.push(verifyManifest(path, readFileSync(insideFolder(root, dir, 'manifest.json'), 'utf8'), files, rows))
+        .map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: () => sha256OfFile(join(dir, name)) }))
+      reports.push(await verifyManifest(path, readManifest(insideFolder(root, dir, 'manifest.json')), files, rows))
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       reports.push(makeReport({ file: path, kind: 'manifest', table: 'manifest', rows: 0 }, [diagnostics.unreadable(e.message)], how.strict))
     }
   }
   return reports
+}
+
+/** A manifest is a few kilobytes: anything that is not a regular file of at most this is refused unread. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+
+/** manifest.json's text: a regular file, its size capped (never /dev/zero, a FIFO or a folder). */
+function readManifest(path: string): string {
+  let st
+  try {
+    st = statSync(path)
+  } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+  }
+  if (!st.isFile()) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is ${st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : 'not a regular file'}, not a manifest`)
+  if (st.size > MAX_MANIFEST_BYTES) throw new EtlError('INPUT_TOO_LARGE', `read: ${path} is ${st.size} bytes, more than the ${MAX_MANIFEST_BYTES} a manifest may have`)
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+  }
+}
+
+/** A file's sha256, read as a stream (a listed file of gigabytes is never held whole). */
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer)
+  } catch (e) {
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+  }
+  return hash.digest('hex')
 }
 
 /** A report for a file that could not be read: one `unreadable` error, the tool's words only. */

@@ -19,6 +19,7 @@ const impossible = new TextEncoder().encode(crText.replaceAll('effective as of F
 let server: Server
 let base: string
 let hits: Record<string, number> = {}
+let hugeClosed: Promise<number> = Promise.resolve(0)
 
 // A stand-in for the rules website on 127.0.0.1: a page with a link, the text, and what goes wrong.
 beforeAll(async () => {
@@ -66,6 +67,14 @@ beforeAll(async () => {
         return res.writeHead(200, { 'content-type': 'text/plain' }).end(impossible)
       case '/reissue.txt':
         return res.writeHead(200, { 'content-type': 'text/plain' }).end(reissue)
+      case '/file-link':
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(page('file:///etc/MagicCompRules.txt'))
+      case '/huge.txt':
+        // Says 3 GB, then trickles: a refused body must close the connection, not drain it.
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 3_000_000_000 })
+        res.write(cut)
+        hugeClosed = new Promise((resolve) => res.on('close', () => resolve(Date.now())))
+        return
       case '/older.txt':
         return res.writeHead(200, { 'content-type': 'text/plain' }).end(older)
       default:
@@ -149,6 +158,18 @@ describe('mtg-rules fetch --url (against a local server)', () => {
     expect(readdirSync(dest).filter((n) => n.endsWith('.txt'))).toHaveLength(3)
   })
 
+  it('a body that says 3 GB is refused before it is read, and its connection closed', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'raw-'))
+    const refused = await fetchInto(dest, `${base}/huge.txt`)
+    const at = Date.now()
+    expect([refused.exitCode, refused.stderr]).toEqual([2, `fetch: ${base}/huge.txt is 3000000000 bytes, more than the 16777216 allowed\n`])
+    expect((await hugeClosed) - at).toBeLessThan(2_000)
+    // Written apart from its value, a dash is one line too.
+    const dashed = await runCommand(['fetch', '--retries', '-1'])
+    expect(dashed.exitCode).toBe(2)
+    expect(dashed.stderr.split('\n')).toEqual([expect.stringMatching(/^mtg-rules fetch: --retries takes a value, and one that starts with a dash is written --retries=VALUE \(usage: /), ''])
+  })
+
   it('loses no index entry when two fetches run at once', async () => {
     const dest = mkdtempSync(join(tmpdir(), 'raw-'))
     const runs = await Promise.all([fetchInto(dest, `${base}/en/rules`), fetchInto(dest, `${base}/older.txt`)])
@@ -163,6 +184,9 @@ describe('mtg-rules fetch --url (against a local server)', () => {
     ['half a text, whole as far as HTTP knows', '/half-a-text.txt', [], /^fetch: .*half-a-text\.txt is not a whole Comprehensive Rules text: no "Glossary" after the rules body/],
     ['a slow server', '/slow.txt', ['--timeout', '300'], /^fetch: http:\/\/127\.0\.0\.1:\d+\/slow\.txt did not answer within 300 ms \(after 2 tries\)$/],
     ['a link with a bad %-escape', '/bad-escape', [], /^fetch: http:\/\/127\.0\.0\.1:\d+\/downloads\/MagicCompRules%ZZ\.txt answered HTTP 404$/],
+    ['a page whose only .txt link is a file: link', '/file-link', [], /^fetch: no link to a \.txt file on http:\/\/127\.0\.0\.1:\d+\/file-link$/],
+    ['a time-out past what a timer holds', '/en/rules', ['--timeout', '3000000000'], /^mtg-rules fetch: --timeout takes a whole number from 0 to 2147483647, not "3000000000" \(usage: /],
+    ['a negative number of retries', '/en/rules', ['--retries=-1'], /^mtg-rules fetch: --retries takes a whole number from 0 to 100, not "-1" \(usage: /],
     ['an impossible effective date (February 30)', '/impossible-date.txt', [], /^fetch: .*impossible-date\.txt has no "These rules are effective as of …" line with a real date$/],
   ]
   it.each(failures)('%s: exit 2, one line, the cache unchanged', async (_, path, more, message) => {

@@ -60,7 +60,12 @@ export async function runCommand(argv: string[]): Promise<CommandResult> {
       return e.code !== 'USAGE' && githubFormat(rest) ? { ...result, stdout: `::error title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` } : result
     }
     const err = e as Error & { code?: string }
-    if (err.code?.startsWith('ERR_PARSE_ARGS')) return usageError(`mtg-rules ${command}: ${err.message}`, command)
+    // One line, as every error: Node's messages for arguments can run over several.
+    if (err.code?.startsWith('ERR_PARSE_ARGS')) {
+      const dashed = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(err.message)
+      const said = dashed ? `${dashed[1]} takes a value, and one that starts with a dash is written ${dashed[1]}=VALUE` : err.message.split('\n')[0]
+      return usageError(`mtg-rules ${command}: ${said}`, command)
+    }
     return internalError(err, debug)
   }
 }

@@ -15,13 +15,14 @@ export async function run(args: string[]): Promise<CommandResult> {
   const stored = (r: { path: string; note: string | null }) => ok(r.path + '\n', r.note === null ? '' : r.note + '\n')
   if (values.from !== undefined) return stored(await copyNewestRelease(values.from, values.dest))
   const { downloadRelease } = await import('../fetch/fetch-release.js')
-  const number = (name: string, v: string | undefined) => {
+  // A time-out past what a timer holds (2^31 - 1 ms, ~24.8 days) would fire at once.
+  const number = (name: string, v: string | undefined, max: number) => {
     if (v === undefined) return undefined
-    if (!/^\d+$/.test(v)) throw new EtlError('USAGE', `mtg-rules fetch: --${name} takes a whole number, not "${v}"`)
+    if (!/^\d+$/.test(v) || Number(v) > max) throw new EtlError('USAGE', `mtg-rules fetch: --${name} takes a whole number from 0 to ${max}, not "${v}"`)
     return Number(v)
   }
-  const timeoutMs = number('timeout', values.timeout)
-  const retries = number('retries', values.retries)
+  const timeoutMs = number('timeout', values.timeout, 2_147_483_647)
+  const retries = number('retries', values.retries, 100)
   const release = await downloadRelease({
     ...(values.url !== undefined ? { url: values.url } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

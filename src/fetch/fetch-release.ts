@@ -92,16 +92,22 @@ function looksLikeText(contentType: string, url: string): boolean {
   return contentType.startsWith('text/plain') || /\.txt(?:[?#]|$)/i.test(url)
 }
 
-/** The first link to a .txt on a page, the rules text preferred, resolved against the page URL. */
+/**
+ * The first http(s) link to a .txt on a page, the rules text preferred, resolved against the page
+ * URL (a `file:` or `data:` link on a page is never followed).
+ */
 export function findTextLink(html: string, pageUrl: string): string | null {
-  const links = [...html.matchAll(/href\s*=\s*["']([^"']+\.txt(?:\?[^"']*)?)["']/gi)].map((m) => m[1]!.replace(/&amp;/g, '&'))
-  const best = links.find((l) => /MagicCompRules/i.test(decodeLoosely(l))) ?? links[0]
-  if (best === undefined) return null
-  try {
-    return new URL(best, pageUrl).href
-  } catch {
-    return null
-  }
+  const links = [...html.matchAll(/href\s*=\s*["']([^"']+\.txt(?:\?[^"']*)?)["']/gi)]
+    .map((m) => m[1]!.replace(/&amp;/g, '&'))
+    .flatMap((l) => {
+      try {
+        const url = new URL(l, pageUrl)
+        return url.protocol === 'http:' || url.protocol === 'https:' ? [{ written: l, href: url.href }] : []
+      } catch {
+        return []
+      }
+    })
+  return (links.find((l) => /MagicCompRules/i.test(decodeLoosely(l.written))) ?? links[0])?.href ?? null
 }
 
 async function getWithRetries(url: string, options: FetchOptions): Promise<{ body: Uint8Array; contentType: string }> {
@@ -156,7 +162,11 @@ async function getOnce(url: string, options: FetchOptions): Promise<{ body: Uint
   // more bytes than that, so the length check applies to unencoded bodies only.
   const encoded = (response.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity'
   const declared = encoded ? NaN : Number(response.headers.get('content-length') ?? NaN)
-  if (declared > maxBytes) throw new EtlError('FETCH_FAILED', `fetch: ${url} is ${declared} bytes, more than the ${maxBytes} allowed`)
+  if (declared > maxBytes) {
+    // Refused before its first byte: the connection is closed, not drained.
+    await response.body?.cancel()
+    throw new EtlError('FETCH_FAILED', `fetch: ${url} is ${declared} bytes, more than the ${maxBytes} allowed`)
+  }
   const chunks: Uint8Array[] = []
   let size = 0
   try {

@@ -94,3 +94,17 @@ describe('output folders keep the usual modes', () => {
     expect((statSync(out).mode & 0o777).toString(8)).toBe('750')
   })
 })
+
+describe('a Parquet file that claims many rows', () => {
+  it('10 million rows in a small file (DuckDB, one value repeated): refused before decoding, at once', async () => {
+    const { duck, lit } = await import('./helpers/duckdb.js')
+    const file = join(tmp, 'ten-million.parquet')
+    await duck(`COPY (SELECT '100.1' AS number, 'Rule.' AS text, []::VARCHAR[] AS examples, 0::BIGINT AS index FROM range(10000000)) TO ${lit(file)} (FORMAT parquet)`)
+    const size = statSync(file).size
+    expect(size).toBeLessThan(10_000_000)
+    const r = run(['validate', file], 30)
+    expect([r.status, r.signal]).toEqual([2, null])
+    expect(r.stderr).toBe(`read: ${file} is not a readable Parquet file (it claims 10000000 rows in ${size} bytes: more rows than bytes, which no export of these tables has)\n`)
+    expect(r.seconds).toBeLessThan(20)
+  }, 60_000)
+})

@@ -95,6 +95,13 @@ export function headerIn(file: ArrayBuffer): PageHeaderAt {
 export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
   try {
     const metadata = metadataOf()
+    // The rows a file claims bound the work of reading it (each is decoded and checked): a row of
+    // this dataset is never less than a byte of the file, so a small file that claims millions is
+    // refused before any is decoded; so is a footer whose count disagrees with its row groups.
+    let rows = 0
+    for (const g of metadata.row_groups) rows += Number(g.num_rows)
+    if (rows !== Number(metadata.num_rows)) throw new Error(`its footer says ${metadata.num_rows} rows, its row groups hold ${rows}`)
+    if (rows > size) throw new Error(`it claims ${rows} rows in ${size} bytes: more rows than bytes, which no export of these tables has`)
     let largestGroup = 0
     for (const g of metadata.row_groups) largestGroup = Math.max(largestGroup, Number(g.total_byte_size))
     // The worker's heap is sized to the largest row group (two decoded at a time, as JS strings), so

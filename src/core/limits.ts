@@ -3,6 +3,8 @@
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024
+/** Numbered rules a CR text may hold: a published release has about 3,200. */
+export const MAX_TEXT_RULES = 250_000
 /** Exports of 300,000 rows stay well below this. */
 export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 

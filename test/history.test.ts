@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -181,5 +182,21 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
     expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+  })
+})
+
+describe('history reads each release as it was dated', () => {
+  it('a release rewritten between listing and building is not built (it could land under another date)', async () => {
+    const { listReleases } = await import('../src/io/files.js')
+    const { runHistoryTask } = await import('../src/io/history-tasks.js')
+    const dir = mkdtempSync(join(tmpdir(), 'rewritten-'))
+    const first = releases().find((r) => r.effective === '2026-06-19')!
+    const second = releases().find((r) => r.effective === '2026-08-07')!
+    copyFileSync(first.path, join(dir, 'MagicCompRules.txt'))
+    const [listed] = await listReleases(dir)
+    expect(listed).toMatchObject({ effectiveDate: '2026-06-19', sha256: createHash('sha256').update(readBytes(first.path)).digest('hex') })
+    copyFileSync(second.path, join(dir, 'MagicCompRules.txt'))
+    const task = { kind: 'build', name: listed!.name, path: listed!.path, sha256: listed!.sha256, arrow: false, outDir: join(dir, 'out'), shownDir: 'out' } as const
+    await expect(runHistoryTask(task)).rejects.toThrow(/^read: MagicCompRules\.txt changed while history was running; not built$/)
   })
 })

@@ -247,7 +247,16 @@ export async function writeFilesAtomically(dir: string, files: OutputFile[]): Pr
 }
 
 /** The CR texts (.txt) of a folder, oldest first by the effective date inside each, then by name. */
-export async function listReleases(folder: string): Promise<{ name: string; path: string; effectiveDate: string | null }[]> {
+/** A release file of an archive, as it was when listed: its effective date and the sha256 of those bytes. */
+export interface ListedRelease {
+  name: string
+  path: string
+  effectiveDate: string | null
+  /** Of the bytes the date was read from (null when they could not be read). */
+  sha256: string | null
+}
+
+export async function listReleases(folder: string): Promise<ListedRelease[]> {
   let names: string[]
   try {
     names = readdirSync(folder).filter((n) => n.toLowerCase().endsWith('.txt'))
@@ -255,17 +264,22 @@ export async function listReleases(folder: string): Promise<{ name: string; path
     throw new EtlError('INPUT_MISSING', `history: cannot list ${folder}: ${describeFsError(e)}`)
   }
   if (names.length === 0) throw new EtlError('ARCHIVE_EMPTY', `history: no .txt files in ${folder}`)
-  const releases: { name: string; path: string; effectiveDate: string | null }[] = []
+  const releases: ListedRelease[] = []
   for (const name of names) {
     const path = join(folder, name)
     let effectiveDate: string | null = null
+    let hash: string | null = null
     try {
       // Only regular files: a FIFO or device among the releases is read (and refused) by its build.
-      if (statSync(path).isFile()) effectiveDate = effectiveDateOf(name, await readInputFile(path, MAX_TEXT_BYTES))
+      if (statSync(path).isFile()) {
+        const bytes = await readInputFile(path, MAX_TEXT_BYTES)
+        hash = sha256(bytes)
+        effectiveDate = effectiveDateOf(name, bytes)
+      }
     } catch {
       // Unreadable releases still get their row: the build will say what is wrong.
     }
-    releases.push({ name, path, effectiveDate })
+    releases.push({ name, path, effectiveDate, sha256: hash })
   }
   return releases.sort((a, b) => (a.effectiveDate ?? '9999').localeCompare(b.effectiveDate ?? '9999') || a.name.localeCompare(b.name))
 }

@@ -64,7 +64,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       const t0 = performance.now()
       let outcome: BuiltRelease | EtlError
       try {
-        const task = { kind: 'build', name: release.name, path: release.path, arrow: arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(out, folders[i]!) } as const
+        const task = { kind: 'build', name: release.name, path: release.path, sha256: release.sha256, arrow: arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(out, folders[i]!) } as const
         outcome = await pool.run<BuiltRelease>(task)
       } catch (e) {
         // A release that does not build is a row of the table; a folder that cannot be written ends the run.

@@ -1,7 +1,8 @@
 import { buildDataset } from '../build/build.js'
 import { historyPrefixes, historyPrefixesOf, type HistoryPrefixes } from '../history/history-lines.js'
 import { MAX_TEXT_BYTES, readInputFile } from './files.js'
-import type { Manifest } from '../exports/manifest.js'
+import { sha256, type Manifest } from '../exports/manifest.js'
+import { EtlError } from '../core/errors.js'
 import { writeFilesInto } from './output-folder.js'
 import type { RuleRow } from '../core/types.js'
 
@@ -10,7 +11,16 @@ import type { RuleRow } from '../core/types.js'
  * the staging folder; `shownDir` names it in an error line). The main thread keeps the diffs: moved
  * to the workers, copying the rows there cost more than diffing consecutive releases (~15 ms).
  */
-export type HistoryTask = { kind: 'build'; name: string; path: string; arrow: boolean; outDir: string; shownDir: string }
+export type HistoryTask = {
+  kind: 'build'
+  name: string
+  path: string
+  /** The sha256 of the bytes the release was dated by: a file rewritten since is not built. */
+  sha256: string | null
+  arrow: boolean
+  outDir: string
+  shownDir: string
+}
 
 export interface BuiltRelease {
   manifest: Manifest
@@ -24,7 +34,10 @@ export interface BuiltRelease {
 /** Run one task, in a worker or (when workers cannot be had) in this thread. */
 export async function runHistoryTask(task: HistoryTask): Promise<BuiltRelease> {
   const arrow = task.arrow ? (await import('../exports/arrow-write.js')).writeArrow : undefined
-  const result = buildDataset(task.name, await readInputFile(task.path, MAX_TEXT_BYTES), arrow ? { arrow } : {})
+  const bytes = await readInputFile(task.path, MAX_TEXT_BYTES)
+  // Built from other bytes than it was dated by, it could land in another date's folder.
+  if (task.sha256 !== null && sha256(bytes) !== task.sha256) throw new EtlError('INPUT_UNREADABLE', `read: ${task.name} changed while history was running; not built`)
+  const result = buildDataset(task.name, bytes, arrow ? { arrow } : {})
   writeFilesInto(task.outDir, task.shownDir, result.files)
   const date = result.document.effectiveDate
   return { manifest: result.manifest, rows: result.rows, effectiveDate: date, valid: result.report.valid, prefixes: date === null ? null : prefixesOf(date, result) }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -43,6 +43,13 @@ describe('mtg-rules history', () => {
     expect(attempt).toThrow(/^write: cannot write to out-history\/2026-08-07: /)
     // Created exclusively: the planted file is left as it was.
     expect(readFileSync(join(dir, 'rules.csv'), 'utf8')).toBe('planted')
+  })
+
+  it('a worker writing into a staging folder an interrupt has removed never creates it again', () => {
+    const staging = mkdtempSync(join(tmpdir(), 'staging-'))
+    rmSync(staging, { recursive: true })
+    expect(() => writeFilesInto(join(staging, '2026-08-07'), 'out-history/2026-08-07', [{ name: 'rules.csv', bytes: new Uint8Array([1]) }])).toThrow(/^write: cannot write to out-history\/2026-08-07: /)
+    expect(existsSync(staging)).toBe(false)
   })
 
   it('goes on past a corrupted release, and exits 1', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -119,4 +119,29 @@ describe('a dense text under the 64 MiB cap', () => {
     expect([r.status, r.signal]).toEqual([2, null])
     expect(r.stderr).toBe('parse: the text holds more than 250,000 numbered rules (a published release has about 3,200); refused\n')
   }, 90_000)
+})
+
+describe('a previous set that cannot be removed after the switch', () => {
+  it('the new set is in place: exit 0, one line about what was left, swept by the next run', () => {
+    const parent = mkdtempSync(join(tmp, 'leftover-'))
+    const out = join(parent, 'out')
+    const newest = release('2026-08-07').path
+    expect(run(['build', newest, '--out', out]).status).toBe(0)
+    // An immutable file: removing the folder aside fails (EPERM), as an I/O error would.
+    const pinned = join(out, 'rules.csv')
+    expect(spawnSync('chattr', ['+i', pinned]).status).toBe(0)
+    let aside = ''
+    try {
+      const r = run(['build', release('2026-06-19').path, '--out', out])
+      expect(r.status, r.stderr).toBe(0)
+      const line = r.stderr.split('\n').find((l) => l.includes('could not be removed'))!
+      expect(line).toMatch(/^write: .*out holds the new set; the previous one, moved aside to .*\.out\.old-\d+-\w+, could not be removed \(.*\): the next run removes it$/)
+      aside = /moved aside to (.*), could not/.exec(line)![1]!
+      expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2026-06-19')
+    } finally {
+      spawnSync('chattr', ['-i', aside ? join(aside, 'rules.csv') : pinned])
+    }
+    expect(run(['build', newest, '--out', out]).status).toBe(0)
+    expect(readdirSync(parent).filter((n) => n.startsWith('.out.'))).toEqual([])
+  })
 })

@@ -43,10 +43,10 @@ export async function run(args: string[]): Promise<CommandResult> {
     return ok('', `${summary}\nbuild: ${file} ${why}; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
   }
   // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
-  await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
+  const leftover = await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
   timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
   const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
-  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
+  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${leftover ? leftover + '\n' : ''}${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
 }
 
 /**

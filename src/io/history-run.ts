@@ -39,6 +39,8 @@ export interface HistoryResult {
   historyRows: number
   historyReleases: number
   seconds: number
+  /** What the run left behind that a later run removes (it still succeeded). */
+  notes: string[]
 }
 
 /**
@@ -127,8 +129,8 @@ export async function buildHistory(archive: string, out: string, options: Histor
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))
     await staging.write('history.csv', historyCsv(rows))
-    staging.commit()
-    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000 }
+    const leftover = staging.commit()
+    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000, notes: leftover ? [leftover] : [] }
   } catch (e) {
     staging.abort()
     throw e

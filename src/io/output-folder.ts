@@ -32,7 +32,8 @@ export interface Staging {
   readonly dir: string
   /** Size and sha256 of a file already written to the staging folder, read as a stream. */
   digest(name: string): Promise<{ bytes: number; sha256: string }>
-  commit(): void
+  /** Switch the new set in; a note when something was left behind (the run still succeeded). */
+  commit(): string | null
   abort(): void
 }
 
@@ -145,14 +146,23 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
           renameSync(target, old)
         }
         renameSync(stagingDir, target)
-        staging = null
-        if (old !== null) rmSync(old, { recursive: true, force: true })
-        done = true
-        release()
       } catch (e) {
         handle.abort()
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot replace ${dir}: ${describeFsError(e)}`)
       }
+      // The new set is in place: what is left to do can no longer fail the run, only leave a note.
+      staging = null
+      done = true
+      let note: string | null = null
+      if (old !== null) {
+        try {
+          rmSync(old, { recursive: true, force: true })
+        } catch (e) {
+          note = `write: ${dir} holds the new set; the previous one, moved aside to ${old}, could not be removed (${describeFsError(e)}): the next run removes it`
+        }
+      }
+      release()
+      return note
     },
     abort: () => handle.abort(),
   }
@@ -164,7 +174,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
  * build); a failure aborts the whole folder once all have settled, and names the first file that
  * failed in the order given, whatever order the writes ended in.
  */
-export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<void> {
+export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<string | null> {
   const staging = await openStaging(dir, owned, options)
   const settled = await Promise.allSettled(files.map((f) => staging.write(f.name, f.bytes, true, false)))
   const failed = settled.find((s) => s.status === 'rejected')
@@ -172,7 +182,7 @@ export async function replaceFolder(dir: string, files: { name: string; bytes: U
     staging.abort()
     throw failed.reason
   }
-  staging.commit()
+  return staging.commit()
 }
 
 // The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
@@ -267,7 +277,13 @@ function sweep(parent: string, base: string, target: string) {
     if (!m || alive(Number(m[2])) && Number(m[2]) !== process.pid) continue
     const path = join(parent, name)
     if (m[1] === 'old' && !existsSync(target)) renameSync(path, target)
-    else rmSync(path, { recursive: true, force: true })
+    else {
+      try {
+        rmSync(path, { recursive: true, force: true })
+      } catch {
+        // Left for a later run: a leftover that cannot be removed must not stop this one.
+      }
+    }
   }
 }
 
@@ -278,7 +294,9 @@ function sweep(parent: string, base: string, target: string) {
  */
 export function writeFilesInto(dir: string, shown: string, files: { name: string; bytes: Uint8Array }[]): void {
   try {
-    mkdirSync(dir, { recursive: true })
+    // Never with its parents: a staging folder an interrupted run has just removed must stay gone
+    // (a worker still writing would otherwise create it again, and leave it behind).
+    mkdirSync(dir)
     for (const f of files) writeFileSync(join(dir, f.name), f.bytes, { flag: 'wx' })
   } catch (e) {
     throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${shown}: ${describeFsError(e)}`)

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -98,4 +98,32 @@ describe('a dataset folder whose manifest.json is not what it says', () => {
       expect(run.stdout).toMatch(/error unreadable: read: .*manifest\.json (is a folder, not a manifest|is a FIFO, not a manifest|is a link to a file outside .*: not read)/)
     }
   })
+})
+
+describe('validate DIR while a build replaces DIR', () => {
+  it('every run reports one set, old or new, never a mixture', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'switch-'))
+    const out = join(parent, 'out')
+    const texts = [release('2026-06-19').path, release('2026-08-07').path]
+    expect(cli(['build', texts[1]!, '--out', out]).status).toBe(0)
+    // Three more builds, alternating releases, a pause between them.
+    const script = texts.concat(texts[0]!).map((t) => `node ${JSON.stringify(CLI)} build ${JSON.stringify(t)} --out ${JSON.stringify(out)} >/dev/null && sleep 1`).join(' && ')
+    const builder = spawn('bash', ['-c', script], { stdio: 'ignore' })
+    const ended = new Promise<number | null>((resolve) => builder.on('exit', resolve))
+    let running = true
+    void ended.then(() => (running = false))
+    const outcomes: string[] = []
+    while (running || outcomes.length < 3) {
+      const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, 'validate', out, '--json'])
+        let stdout = ''
+        child.stdout.on('data', (c) => (stdout += c))
+        child.on('exit', (status) => resolve({ status, stdout }))
+      })
+      const reports = JSON.parse(run.stdout) as { valid: boolean; source: { file: string }; diagnostics: { message: string }[] }[]
+      outcomes.push(run.status === 0 ? 'ok' : reports.filter((r) => !r.valid).map((r) => `${r.source.file}: ${r.diagnostics[0]?.message}`).join('; '))
+    }
+    expect(await ended).toBe(0)
+    expect(outcomes.filter((o) => o !== 'ok')).toEqual([])
+  }, 120_000)
 })

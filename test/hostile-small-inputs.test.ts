@@ -145,3 +145,33 @@ describe('a previous set that cannot be removed after the switch', () => {
     expect(readdirSync(parent).filter((n) => n.startsWith('.out.'))).toEqual([])
   })
 })
+
+describe('no control character reaches a terminal', () => {
+  // OSC 52 (set the clipboard), a bell, and the C1 CSI that some terminals obey.
+  const hostile = 'See rule 100.1.\u001b]52;c;cm0gLXJmIH4=\u0007 \u009b31m'
+  const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+
+  it('diff of exports whose text holds escape sequences: printed and written escaped', () => {
+    const row = (text: string, i: number, n: string) => JSON.stringify({ number: n, text, examples: [], index: i })
+    const before = join(tmp, 'before.jsonl')
+    const after = join(tmp, 'after.jsonl')
+    writeFileSync(before, [row('Plain.', 0, '100.1'), row('Second.', 1, '100.2')].join('\n') + '\n')
+    writeFileSync(after, [row('Plain.', 0, '100.1'), row(hostile, 1, '100.2')].join('\n') + '\n')
+    for (const args of [[], ['--json']]) {
+      const r = run(['diff', before, after, ...args])
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).not.toMatch(controls)
+      expect(r.stdout).toMatch(/\\u001b\\?\]52;c;cm0gLXJmIH4=\\u0007/)
+    }
+    const file = join(tmp, 'changes.md')
+    expect(run(['diff', before, after, '--out', file]).status).toBe(0)
+    expect(readFileSync(file, 'utf8')).not.toMatch(controls)
+    expect(readFileSync(file, 'utf8')).toContain('\\u009b31m')
+  })
+
+  it('a path holding a control character is escaped in the error line', () => {
+    const r = run(['validate', join(tmp, 'no\u001b[2Jsuch.jsonl')])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`read: cannot open ${join(tmp, 'no\\u001b[2Jsuch.jsonl')}: no such file or directory\n`)
+  })
+})

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { CommandResult } from './_shared.js'
 import { COMMAND_HELP, nearestCommand, USAGE } from './help.js'
 import { EtlError } from '../core/errors.js'
+import { terminalSafe } from '../core/report-format.js'
 import { TOOL } from '../core/version.js'
 import { installNodeHost } from '../io/node-host.js'
 import { settingsFromEnv } from './settings.js'
@@ -32,9 +33,16 @@ const usageError = (message: string, command?: string): CommandResult => {
 
 /**
  * Run one command without touching the process: the result says what to print and the exit code.
- * An unexpected exception is an internal error (exit 3, one line; `--debug` adds the stack).
+ * An unexpected exception is an internal error (exit 3, one line; `--debug` adds the stack). What
+ * it prints never holds a control character but newline and tab (see terminalSafe): not from the
+ * data, not from a path.
  */
 export async function runCommand(argv: string[]): Promise<CommandResult> {
+  const result = await runAnyCommand(argv)
+  return { ...result, stdout: terminalSafe(result.stdout), stderr: terminalSafe(result.stderr) }
+}
+
+async function runAnyCommand(argv: string[]): Promise<CommandResult> {
   const debug = argv.includes('--debug')
   const args = argv.filter((a) => a !== '--debug')
   const [command, ...rest] = args
@@ -96,7 +104,7 @@ async function main() {
   process.stderr.on('error', quietOnBrokenPipe)
   const crash = (e: unknown) => {
     const r = internalError(e, debug)
-    process.stderr.write(r.stderr)
+    process.stderr.write(terminalSafe(r.stderr))
     process.exit(r.exitCode)
   }
   process.on('uncaughtException', crash)

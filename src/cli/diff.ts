@@ -4,6 +4,7 @@ import { renderChangelog } from '../history/changelog.js'
 import { diffReleases } from '../history/diff.js'
 import { diffSideOf } from '../history/diff-input.js'
 import { EtlError } from '../core/errors.js'
+import { terminalSafe } from '../core/report-format.js'
 import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, writeFilesAtomically } from '../io/files.js'
 import { sourceKindOf } from '../validate/validate.js'
 import { ok, type CommandResult } from './_shared.js'
@@ -27,6 +28,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const exitCode = values['exit-code'] && (c.unchanged !== c.old || c.unchanged !== c.new) ? 1 : 0
   const warnings = result.warnings.map((w) => `diff: warning: ${w}\n`).join('')
   if (values.out === undefined) return ok(text, warnings, exitCode)
-  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(text) }])
+  // The file is an output too: no control character from the data in it either.
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
   return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
 }

@@ -11,6 +11,18 @@ export function safeText(s: string): string {
   return s.replace(CONTROL, escapeControl)
 }
 
+// The same characters but the line breaks and tabs that lay out a whole output.
+const CONTROL_IN_OUTPUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/**
+ * A whole output (a report, a changelog, an error line naming a path) as a terminal or CI log may
+ * show it: every C0 and C1 control but newline and tab written as an escape (`\u001b`, `\u009b`),
+ * so that no escape sequence from the data (OSC 52 writes the clipboard) ever reaches a terminal.
+ */
+export function terminalSafe(s: string): string {
+  return s.replace(CONTROL_IN_OUTPUT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 function place(d: Diagnostic): string {
   const parts: string[] = []
   if (d.number !== undefined) parts.push(d.number)

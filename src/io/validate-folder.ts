@@ -43,6 +43,36 @@ export async function validateFile(file: string, { strict, exact }: ValidateHow,
  * rest are still checked. A link is followed only to a file inside the folder.
  */
 export async function validateFolder(dir: string, how: ValidateHow): Promise<Report[]> {
+  // A build replaces a folder by switching a new one in (two renames): a reader that saw part of
+  // each set would report differences that are in neither. The folder's identity is compared before
+  // and after; a switch meanwhile means the whole folder is read again (a few times at most).
+  for (let attempt = 1; ; attempt++) {
+    const before = folderIdentity(dir)
+    let reports: Report[]
+    try {
+      reports = await validateFolderOnce(dir, how)
+    } catch (e) {
+      // A file gone between listing and reading: the folder was switched; read the new one.
+      if (attempt < MAX_READS && folderIdentity(dir) !== before) continue
+      throw e
+    }
+    if (attempt === MAX_READS || folderIdentity(dir) === before) return reports
+  }
+}
+
+const MAX_READS = 4
+
+/** The folder's device and inode: a switched-in folder is another directory under the same path. */
+function folderIdentity(dir: string): string {
+  try {
+    const st = statSync(dir)
+    return `${st.dev}:${st.ino}`
+  } catch {
+    return 'gone'
+  }
+}
+
+async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {
   const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)

@@ -175,3 +175,17 @@ describe('no control character reaches a terminal', () => {
     expect(r.stderr).toBe(`read: cannot open ${join(tmp, 'no\\u001b[2Jsuch.jsonl')}: no such file or directory\n`)
   })
 })
+
+describe('a rule text that a spreadsheet would run', () => {
+  it('kept byte-faithful in rules.csv, and reported as formula-like', () => {
+    const text = new TextDecoder().decode(readBytes(release('2026-08-07').path))
+    const formula = '=HYPERLINK("http://example.invalid","Click")'
+    const file = join(tmp, 'formula.txt')
+    writeFileSync(file, text.replace('\n100.1. These Magic rules', `\n100.1. ${formula} These Magic rules`))
+    const out = join(tmp, 'formula-out')
+    const r = run(['build', file, '--out', out])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^warning source-format 100\.1 line \d+: text of rule 100\.1 begins with “=”, which a spreadsheet opening the CSV would run as a formula$/m)
+    expect(readFileSync(join(out, 'rules.csv'), 'utf8')).toContain(`100.1,"${formula.replace(/"/g, '""')} These Magic rules`)
+  })
+})

@@ -1,3 +1,4 @@
+import { boundedDiagnostics } from '../core/bounded.js'
 import { checkCoverage, type Coverage } from '../text/coverage.js'
 import { runChecks } from './index.js'
 import type { CheckInput, CheckRow } from './types.js'
@@ -45,5 +46,24 @@ export function checkDocument(
   // The bad bytes past those located are counted, as every code's diagnostics past the cap are.
   const unlocated = (decoded?.invalidByteCount ?? 0) - bytes.length
   if (unlocated > 0) bytes.push({ code: 'encoding', severity: 'error', message: 'more encoding diagnostics', omitted: unlocated })
-  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(input), ...coverage.diagnostics]), coverage }
+  return { diagnostics: sortDiagnostics([...bytes, ...doc.diagnostics, ...runChecks(input), ...formulaLike(rows), ...coverage.diagnostics]), coverage }
+}
+
+// What a spreadsheet runs as a formula when it opens a CSV cell that begins so.
+const FORMULA_START = /^[=+\-@]/
+
+/**
+ * Rules whose text or an example begins like a spreadsheet formula (`=`, `+`, `-`, `@`): kept as
+ * published (the data stays byte-faithful), and reported, since no published rule begins so and a
+ * spreadsheet opening rules.csv would run it (see the README on opening the CSV).
+ */
+function formulaLike(rows: LocatedRow[]): Diagnostic[] {
+  const out = boundedDiagnostics()
+  for (const { row, line } of rows) {
+    const field = FORMULA_START.test(row.text) ? 'text' : row.examples.some((e) => FORMULA_START.test(e)) ? 'an example' : null
+    if (field === null) continue
+    const where = line === undefined ? { number: row.number } : { number: row.number, line }
+    out.push(diagnostics.sourceFormat('formula-like', `${field} of rule ${row.number} begins with “${(field === 'text' ? row.text : row.examples.find((e) => FORMULA_START.test(e))!)[0]}”, which a spreadsheet opening the CSV would run as a formula`, where))
+  }
+  return out
 }

@@ -29,6 +29,7 @@ export type SourceFormatKind =
   | 'heading-not-in-contents'
   | 'suspect-character'
   | 'citation-comma'
+  | 'formula-like'
 
 /** One factory per diagnostic code: the only place each code's message is written. */
 export const diagnostics = {

@@ -189,3 +189,21 @@ describe('a rule text that a spreadsheet would run', () => {
     expect(readFileSync(join(out, 'rules.csv'), 'utf8')).toContain(`100.1,"${formula.replace(/"/g, '""')} These Magic rules`)
   })
 })
+
+describe('Parquet columns of other types that readers see otherwise', () => {
+  it.each([
+    ['an unsigned index', "index::UBIGINT AS index", 'column index has type uint64, expected int64'],
+    ['a decimal index', "index::DECIMAL(18,0) AS index", 'column index has type int64 (decimal), expected int64'],
+    ['a JSON number', "to_json(number) AS number", 'column number has type byte_array (json), expected string'],
+  ])('%s: a columns error', async (_, column, message) => {
+    const { duck, lit } = await import('./helpers/duckdb.js')
+    const out = join(tmp, 'typed-out')
+    if (!readdirSync(tmp).includes('typed-out')) expect(run(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const file = join(tmp, `typed-${_.replace(/\W/g, '-')}.parquet`)
+    const others = ['number', 'text', 'examples', 'index'].filter((c) => !column.endsWith(` AS ${c}`))
+    await duck(`COPY (SELECT ${[...others, column].join(', ')} FROM read_parquet(${lit(join(out, 'rules.parquet'))})) TO ${lit(file)} (FORMAT parquet)`)
+    const r = run(['validate', file, '--json'])
+    expect(r.status).toBe(1)
+    expect(JSON.parse(r.stdout).diagnostics.filter((d: { code: string }) => d.code === 'columns').map((d: { message: string }) => d.message)).toEqual([message])
+  })
+})

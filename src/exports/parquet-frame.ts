@@ -169,14 +169,24 @@ type SchemaElementLike = {
   num_children?: number
   repetition_type?: string
   converted_type?: string
-  logical_type?: { type: string }
+  logical_type?: { type: string; isSigned?: boolean; bitWidth?: number }
 }
 
 // Walk the flattened schema and name each top-level column's type: string, int64, list<string>, …
 function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
   let i = 1
-  const leafType = (el: SchemaElementLike) =>
-    el.converted_type === 'UTF8' || el.logical_type?.type === 'STRING' ? 'string' : (el.type ?? 'unknown').toLowerCase()
+  // A leaf's type as its physical type and annotation say it: an INT64 that is unsigned, a decimal
+  // or a time is not this dataset's int64, nor an INT96 or a JSON byte array its string.
+  const leafType = (el: SchemaElementLike) => {
+    const logical = el.logical_type
+    const annotation = logical?.type ?? el.converted_type
+    if (annotation === 'UTF8' || annotation === 'STRING' || annotation === 'ENUM') return 'string'
+    const physical = (el.type ?? 'unknown').toLowerCase()
+    if (annotation === undefined || annotation === 'INT_64' || annotation === 'INT_32') return physical
+    if (annotation === 'INTEGER') return logical!.isSigned === false ? `uint${logical!.bitWidth ?? ''}` : physical
+    if (/^UINT_\d+$/.test(annotation)) return annotation.replace('UINT_', 'uint')
+    return `${physical} (${annotation.toLowerCase()})`
+  }
   const describe = (): string => {
     const el = schema[i++]!
     if (!el.num_children) return el.repetition_type === 'REPEATED' ? `legacy-list<${leafType(el)}>` : leafType(el)

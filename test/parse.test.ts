@@ -122,3 +122,22 @@ describe('parseDocument on the hand-written fixture', () => {
     expect(() => parseDocument(['<html><body>Not found</body></html>'], 'page.html')).toThrow(/^parse: page.html is not a Comprehensive Rules text/)
   })
 })
+
+describe('a chapter heading right below a rule, with no blank line (2014-07-18, 2018-01-19, 2018-04-27)', () => {
+  it('starts the chapter, is not glued into the rule, and is reported', () => {
+    const r = release('2026-08-07')
+    const text = decode(readBytes(r.path)).text
+    const glued = text.replace(/(\n733\.2\. [^\n]*)\n\n(8\. Multiplayer Rules\n)/, '$1\n$2')
+    expect(glued).not.toBe(text)
+    const doc = parseDocument(splitLines(glued))
+    const before = parseDocument(splitLines(text))
+    expect(doc.chapters.map((c) => c.number)).toEqual(before.chapters.map((c) => c.number))
+    const rule = (d: typeof doc, n: string) => d.rules.find((x) => x.number === n)!
+    expect(rule(doc, '733.2').textLines).toEqual(rule(before, '733.2').textLines)
+    expect(doc.rules).toHaveLength(before.rules.length)
+    const line = glued.split('\n').lastIndexOf('8. Multiplayer Rules') + 1
+    expect(doc.diagnostics.filter((d) => d.params?.kind === 'heading-without-blank-line').map((d) => [d.line, d.message])).toEqual([
+      [line, 'heading “8. Multiplayer Rules” follows the text of rule 733.2 with no blank line: read as the heading, not as text'],
+    ])
+  })
+})

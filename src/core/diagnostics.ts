@@ -30,6 +30,7 @@ export type SourceFormatKind =
   | 'suspect-character'
   | 'citation-comma'
   | 'formula-like'
+  | 'heading-without-blank-line'
 
 /** One factory per diagnostic code: the only place each code's message is written. */
 export const diagnostics = {

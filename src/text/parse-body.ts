@@ -94,8 +94,14 @@ export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnost
     // Inside a wrapped paragraph, a heading is only a line the Contents lists word for word, after a finished sentence.
     // One paragraph per line (modern texts): a heading stands after a blank line, never right below text.
     const blankBefore = prev === null || prev.text === '' || afterHeadingBefore
-    const headingHere = !wrapped ? blankBefore && !sl.afterBreak : paragraphStart ? !sl.afterBreak : contents.has(s) && prev !== null && ENDS_SENTENCE.test(prev.text)
+    // A line the Contents lists word for word, right below a finished sentence, is that heading
+    // too (2014-07-18: `717.2. … by the rules.` then `8. Multiplayer Rules`, with no blank line).
+    const listedHeading = contents.has(s) && prev !== null && ENDS_SENTENCE.test(prev.text)
+    const headingHere = !wrapped ? (blankBefore && !sl.afterBreak) || listedHeading : paragraphStart ? !sl.afterBreak : listedHeading
     if (headingHere && (m = headingMatch(s)) && followsLast(m[1]!.length === 1 ? chapters : sections, m[1]!)) {
+      if (!wrapped && !blankBefore) {
+        diags.push(diagnostics.sourceFormat('heading-without-blank-line', `heading “${s}” follows the text of rule ${current?.number ?? 'above'} with no blank line: read as the heading, not as text`, { line: sl.line }))
+      }
       afterHeading = true
       ;(m[1]!.length === 1 ? chapters : sections).push({ number: m[1]!, title: m[2]!, line: sl.line })
       current = null

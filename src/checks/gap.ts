@@ -1,28 +1,34 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { diagnostics } from '../core/diagnostics.js'
-import { compareRuleNumbers, lettersAt, letterRank, type RuleNumber } from '../core/rule-number.js'
+import { compareRuleNumbers, lettersAt, letterRank, parentNumber, type RuleNumber } from '../core/rule-number.js'
 import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**
  * `gap`: a skipped rule number within a section (100.1 then 100.3) or a skipped subrule letter
- * (100.1a then 100.1c; l and o are never expected), or a rule missing above its subrules (724.2,
- * then 724.3a). Rows out of order are left to `order`.
+ * (100.1a then 100.1c; l and o are never expected), or a rule missing above its subrules, once per
+ * rule, wherever the subrules stand (724.2, then 724.3a; or 505.54, a typo for 505.5, then 505.5a:
+ * their rule never came). Rows out of order are left to `order`.
  */
 export const gapCheck: Check = {
   code: 'gap',
-  start() {
+  start({ numbers }) {
     const out = boundedDiagnostics()
     let prev: RuleNumber | null = null
     let prevText: string | null = null
+    // Rules reported missing (few), so that each one's other subrules are not reported again.
+    const reported = new Set<string>()
     return {
       visit(row) {
         const cur = row.parsed
         if (!cur) return
         const where = { ...whereOf(row), number: row.number! }
+        const parent = parentNumber(cur)
+        const orphan = parent !== null && !reported.has(parent) && !numbers.has(parent, { ...cur, letters: '' })
         const missing = firstMissing(prev, cur)
         if (missing !== null) out.push(diagnostics.gap(prev && prev.section === cur.section ? prevText : null, missing, where))
-        else if (missingRule(prev, cur)) out.push(diagnostics.missingRule(prevText!, where))
+        else if (orphan) out.push(prevText === null ? diagnostics.gap(null, parent!, where) : diagnostics.missingRule(prevText, where))
+        if (parent !== null && orphan) reported.add(parent)
         if (!prev || compareRuleNumbers(prev, cur) < 0) {
           prev = cur
           prevText = row.number
@@ -31,12 +37,6 @@ export const gapCheck: Check = {
       finish: () => out,
     }
   },
-}
-
-/** A subrule right after another rule than its own (724.2, then 724.3a): its rule is missing. */
-function missingRule(prev: RuleNumber | null, cur: RuleNumber): boolean {
-  if (prev === null || cur.letters === '' || compareRuleNumbers(prev, cur) >= 0) return false
-  return prev.section !== cur.section || prev.rule !== cur.rule
 }
 
 function firstMissing(prev: RuleNumber | null, cur: RuleNumber): string | null {

@@ -54,9 +54,6 @@ export const diagnostics = {
   order(previous: string, where: Where & { number: string }): Diagnostic {
     return make('order', 'error', `rule ${where.number} comes after ${previous}, but CR order puts it before`, where, { previous })
   },
-  orphanSubrule(parent: string, where: Where & { number: string }): Diagnostic {
-    return make('order', 'error', `subrule ${where.number} has no rule ${parent} before it`, where, { parent })
-  },
   index(expected: number, got: unknown, where: Where): Diagnostic {
     return make('index', 'error', `index is ${String(got)}, expected ${expected} (row position)`, where, { expected, got: String(got) })
   },

@@ -66,9 +66,19 @@ describe('order', () => {
     expect(brief(run(orderCheck, inputOf(rowsOf('704.5', '704.5aa', '704.5z'))))).toEqual([['order', '704.5z', 2]])
   })
 
-  it('reports a subrule before its rule', () => {
-    const found = run(orderCheck, inputOf(rowsOf('100.1a', '100.1')))
-    expect(found.map((d) => d.message)).toEqual(['subrule 100.1a has no rule 100.1 before it', 'rule 100.1 comes after 100.1a, but CR order puts it before'])
+  it('reports a subrule before its rule: out of order, and its rule missing above it (a gap)', () => {
+    const input = inputOf(rowsOf('100.1a', '100.1'))
+    expect(run(orderCheck, input).map((d) => d.message)).toEqual(['rule 100.1 comes after 100.1a, but CR order puts it before'])
+    expect(run(gapCheck, input).map((d) => d.message)).toEqual(['rule 100.1a comes at the start of its section: 100.1 is missing'])
+  })
+
+  it('a rule number typo (505.54 for 505.5, as in 2010-06-18): its subrules are one gap, not order errors each', () => {
+    const input = inputOf(rowsOf('505.1', '505.2', '505.3', '505.4', '505.54', '505.5a', '505.5b', '505.6'))
+    expect(run(orderCheck, input).map((d) => d.message)).toEqual(['rule 505.5a comes after 505.54, but CR order puts it before'])
+    expect(run(gapCheck, input).map((d) => [d.severity, d.message])).toEqual([
+      ['warning', 'rule 505.54 comes after 505.4: 505.5 is missing'],
+      ['warning', 'rule 505.5 is missing: subrule 505.5a comes after 505.54 with no rule above it'],
+    ])
   })
 })
 

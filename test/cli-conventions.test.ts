@@ -39,6 +39,19 @@ describe('help and version, like git and ripgrep', () => {
     expect(none.stderr).toMatch(/^Usage: mtg-rules <command>/)
   })
 
+  it('every command’s help names every option its parser takes; help --help is help’s own', () => {
+    for (const command of ['build', 'validate', 'diff', 'history', 'lineage', 'previous', 'fetch']) {
+      const source = readFileSync(join(REPO, 'src/cli', `${command}.ts`), 'utf8')
+      const options = [...(/options: \{([^]*?)\}\s*,?\s*\}\)/.exec(source)?.[1] ?? '').matchAll(/'?([a-z][\w-]*)'?: \{ type:/g)].map((m) => m[1]!)
+      const help = cli([command, '--help'])
+      expect(help.status).toBe(0)
+      for (const option of options) expect(help.stdout, `${command} --${option}`).toMatch(new RegExp(`^  --${option}\\b`, 'm'))
+    }
+    expect(cli(['history', '--help']).stdout).toContain('(default out-history)')
+    const helpHelp = cli(['help', '--help'])
+    expect([helpHelp.status, helpHelp.stdout.split('\n')[0]]).toEqual([0, 'Usage: mtg-rules help [COMMAND]'])
+  })
+
   it('-V prints the version from package.json', () => {
     const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
     expect(cli(['-V'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })

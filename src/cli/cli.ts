@@ -50,7 +50,7 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
   if (command === undefined) return { exitCode: EXIT.unusable, stdout: '', stderr: USAGE + '\n' }
   if (command === '--help' || command === '-h') return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
   if (command === 'help') {
-    const topic = rest[0]
+    const topic = rest[0] === '--help' || rest[0] === '-h' ? 'help' : rest[0]
     if (topic === undefined) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
     if (!COMMAND_HELP[topic]) return unknownCommand(topic)
     return { exitCode: 0, stdout: COMMAND_HELP[topic] + '\n', stderr: '' }

@@ -10,7 +10,9 @@ Options:
   --allow-errors    write the dataset even when validation finds errors (exit 1 all the same)
   --strict          count warnings as errors
   --arrow           also write <table>.arrow (Arrow IPC file) for every table
-  --force           write into a folder that holds files this tool did not write
+  --force           replace the folder whole even when it holds what this tool cannot prove it
+                    wrote: every file and folder in it is removed (without --force, only what the
+                    folder's .mtg-rules-etl.json marker lists is replaced)
   --timings         print on stderr where the time went, stage by stage, from the process's start
   --debug           print a stack trace on an internal error`,
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--exact]
@@ -36,10 +38,17 @@ Options:
   --json            the diff as JSON
   --out FILE        write there instead of standard output
   --exit-code       exit 1 when the releases differ (as git diff --exit-code)`,
-  history: `Usage: mtg-rules history DIR [--out DIR] [--arrow]
+  history: `Usage: mtg-rules history DIR [--out DIR] [--arrow] [--force]
 
-Build and validate every CR text in DIR, oldest first by effective date; print a table and write
-history.json, history.csv and each release's files (default out/history).`,
+Build and validate every CR text in DIR (oldest first by effective date, on every core); print a
+table and write history.json, history.csv, each release's folder and the rules_history table with
+its card and manifest, switched in as one set.
+
+Options:
+  --out DIR         output folder (default out-history); replaced as a whole, atomically
+  --arrow           also write Arrow IPC files (rules_history.arrow, each release's tables)
+  --force           replace the folder whole even when it holds what this tool cannot prove it
+                    wrote: every file and folder in it is removed`,
   lineage: `Usage: mtg-rules lineage HISTORY_DIR NUMBER [--at DATE] [--json]
 
 What rule NUMBER said in every release and when it changed, following it through renumbering: the
@@ -51,14 +60,24 @@ Options:
   --json            the versions as JSON`,
   previous: `Usage: mtg-rules previous DIR FILE
 
-Print the newest release in DIR that is older than FILE (nothing when there is none).`,
+Print the path of the newest release in DIR (a folder of CR texts, such as raw/) whose effective
+date is before FILE's (a CR text); print nothing when there is none. Dates are read from the texts.`,
   fetch: `Usage: mtg-rules fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
 
 Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules), or copy
-the newest release of a folder, into the raw/ cache; prints its path.`,
+the newest release of a folder, into the raw/ cache as MagicCompRules YYYYMMDD.txt (by its effective
+date, its sha256 in raw/index.json); prints its path. A different text with a date already cached is
+kept beside it, never written over.
+
+Options:
+  --url PAGE        the rules page, or the .txt itself
+  --from DIR        copy the newest release of DIR instead of downloading
+  --dest DIR        the cache folder (default raw)
+  --timeout MS      per request, in milliseconds (default 30000; at most 2147483647)
+  --retries N       further tries after a network error, a time-out or a 5xx answer (default 3, at most 100)`,
   help: `Usage: mtg-rules help [COMMAND]
 
-Print the usage of a command, or of the tool.`,
+Print the usage of a command (as mtg-rules COMMAND --help does), or of the tool.`,
 }
 
 export const USAGE = `Usage: mtg-rules <command> [options]

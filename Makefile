@@ -35,6 +35,7 @@ dataset: build
 
 # Test results go to node_modules/.cache, never into the dataset folder out/.
 test: build
+	@scripts/install-test-tools.sh
 	@mkdir -p $(dir $(TEST_RESULTS))
 	$(BIN)/vitest run --reporter=default --reporter=json --outputFile.json=$(TEST_RESULTS)
 	@node -e "const r=require('./$(TEST_RESULTS)'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -157,6 +158,47 @@ describe('the dataset card’s typed read_csv lines', () => {
     }
     const meta = await duck<{ parent: string }>(statements.find((s) => s.includes('rules_meta'))!.replace(/read_csv\('([^']+)'/, (_, f) => `read_csv(${lit(join(dir, f))}`).replace('SELECT *', 'SELECT parent').replace(/;$/, " WHERE number = '702.10a';"))
     expect(meta).toEqual([{ parent: '702.10' }])
+  })
+})
+
+describe('the dataset cards’ pandas lines, run by pandas (Debian’s python3-pandas, installed by make test)', () => {
+  const pandas = (code: string, dir: string) => {
+    const run = spawnSync('/usr/bin/python3', ['-c', code], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+    if (run.status !== 0) throw new Error(run.stderr)
+    return run.stdout
+  }
+  // (Debian has no pyarrow: the read_parquet lines are left out, and JSONL is the typed reference.)
+  const pythonOf = (card: string) =>
+    /```python\nimport json\nimport pandas as pd\n([^]*?)```/
+      .exec(card)![0]
+      .replace(/^```python\n|```$/g, '')
+      .split('\n')
+      .filter((l) => !l.includes('read_parquet'))
+      .join('\n')
+
+  it('read every table of a release, CSV typed as Parquet is: rules_meta.parent 702.10 and 702.100 stay apart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pandas-'))
+    const r = release('2025-02-07')
+    const { files } = buildDataset(r.file, readBytes(r.path))
+    for (const f of files) writeFileSync(join(dir, f.name), f.bytes)
+    const code = pythonOf(readFileSync(join(dir, 'README.md'), 'utf8'))
+    const out = pandas(
+      code +
+        [
+          'import sys',
+          'm = rules_meta.set_index("number")',
+          'print(m.loc["702.10a", "parent"], m.loc["702.100a", "parent"], m.loc["100.1", "parent"] is pd.NA)',
+          'print(len(rules), rules.examples.map(len).sum(), len(glossary), len(references))',
+          'for t in ["rules", "glossary", "rules_meta", "references"]:',
+          '    csv, jsonl = globals()[t], pd.read_json(t + ".jsonl", lines=True, dtype=False)',
+          '    same = all([None if v is pd.NA else v for v in csv[c].tolist()] == [None if v is None or v != v else v for v in jsonl[c].tolist()] for c in jsonl.columns)',
+          '    print(t, same, list(csv.columns) == list(jsonl.columns))',
+        ].join('\n'),
+      dir,
+    )
+    expect(out.split('\n')[0]).toBe('702.10 702.100 True')
+    expect(out.split('\n')[1]).toBe(`${r.rules} ${r.examples} ${r.glossary} ${files.length > 0 ? JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).counts.references : 0}`)
+    for (const t of ['rules', 'glossary', 'rules_meta', 'references']) expect(out).toContain(`${t} True True`)
   })
 })
 

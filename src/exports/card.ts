@@ -107,13 +107,7 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     'glossary = load_dataset("path/or/hub-id", "glossary", split="train")',
     '```',
     '',
-    'With pandas or pyarrow:',
-    '',
-    '```python',
-    'import pandas as pd',
-    'rules = pd.read_parquet("rules.parquet")   # number, text, examples (list of str), index (int64)',
-    '```',
-    '',
+    ...pandasSection(tables.map((t) => t.spec)),
     'With DuckDB (Parquet and JSONL carry their types; CSV does not, so give them):',
     '',
     '```sql',
@@ -138,6 +132,35 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     '```',
   ]
   return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
+}
+
+const PANDAS_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'Int64', bool: 'boolean', 'list<string>': 'object' }
+
+/**
+ * How to read the tables with pandas, typed: Parquet carries its types; CSV does not, and read
+ * untyped a column such as rules_meta's `parent` becomes a float (702.10a and 702.100a would both
+ * get parent 702.1). Lists are JSON in one CSV field; a null is an empty field.
+ */
+function pandasSection(specs: TableSpec[]): string[] {
+  const read = (spec: TableSpec) => {
+    const dtype = spec.columns.filter((c) => c.type !== 'list<string>').map((c) => `"${c.name}": "${PANDAS_DTYPE[c.type]}"`)
+    const lists = spec.columns.filter((c) => c.type === 'list<string>').map((c) => `"${c.name}": json.loads`)
+    const nulls = spec.columns.filter((c) => c.nullable).map((c) => `"${c.name}": [""]`)
+    return `${spec.name} = pd.read_csv("${spec.name}.csv", dtype={${dtype.join(', ')}}${lists.length > 0 ? `, converters={${lists.join(', ')}}` : ''}, keep_default_na=False, na_values={${nulls.join(', ')}})`
+  }
+  return [
+    'With pandas (Parquet carries its types; CSV does not, so give them: untyped, a rule number such as `702.10` becomes the float 702.1):',
+    '',
+    '```python',
+    'import json',
+    'import pandas as pd',
+    ...specs.map((spec) => `${spec.name} = pd.read_parquet("${spec.name}.parquet")`),
+    ...specs.map(read),
+    '```',
+    '',
+    'In JavaScript, hyparquet reads the Parquet files (GZIP) when given `compressors` from hyparquet-compressors.',
+    '',
+  ]
 }
 
 /** One config of a card: a table, its size in memory, its Parquet file and rows. */
@@ -208,6 +231,7 @@ export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemo
     'history = load_dataset("path/or/hub-id", "rules_history", split="train")',
     '```',
     '',
+    ...pandasSection([table]),
     '```sql',
     "-- what rule 702.19b said in every release, by its lineage",
     "SELECT release, number, change, text FROM 'rules_history.parquet'",

@@ -52,11 +52,26 @@ describe('a dataset folder with planted links', () => {
 
   it('a file that is not data, named as a table, is counted, never echoed', () => {
     const file = join(root, 'glossary.csv')
-    writeFileSync(file, `${SECRET}\n`)
+    writeFileSync(file, `${SECRET}\nOTHER=1\n`)
     const run = github(['validate', file])
     expect(run.status).toBe(1)
     expect(run.stdout + run.summary).not.toContain('ghp_')
     expect(run.stdout).toContain("none of the file's 1 column is a column of the glossary table (their names are not shown: the file may not be data)")
+    // JSONL keys that are not names are not echoed by the row checks either.
+    const jsonl = join(root, 'rules.jsonl')
+    writeFileSync(jsonl, JSON.stringify({ number: '100.1', text: 'A rule.', examples: [], index: 0, [SECRET]: 1 }) + '\n' + JSON.stringify({ number: '100.2', text: 'A rule.', examples: [], index: 1 }) + '\n')
+    const keys = github(['validate', jsonl])
+    expect(keys.status).toBe(1)
+    expect(keys.stdout + keys.summary).not.toContain('ghp_')
+    expect(keys.stdout).toContain(`unknown column: (a column name of ${SECRET.length} characters, not shown)`)
+  })
+
+  it('a missing column is one finding, not one per row', () => {
+    const file = join(root, 'no-examples.jsonl')
+    writeFileSync(file, Array.from({ length: 2000 }, (_, i) => JSON.stringify({ number: `100.${i + 1}`, text: 'A rule.', index: i })).join('\n') + '\n')
+    const run = github(['validate', file])
+    expect(run.status).toBe(1)
+    expect(run.stdout.trim().split('\n')).toEqual([`::error file=${file},title=columns::missing column: examples`])
   })
 })
 

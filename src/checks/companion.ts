@@ -33,11 +33,11 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null)
  * Check one row of a companion table (glossary, rules_meta, references) against its schema and,
  * when the rules are known, every number it names against them.
  */
-export function checkCompanionRecord(table: TableSpec, { record, position, line }: ExportRecord, known: KnownRules | null): Diagnostic[] {
+export function checkCompanionRecord(table: TableSpec, { record, position, line }: ExportRecord, known: KnownRules | null, reportedColumns?: ReadonlySet<string>): Diagnostic[] {
   const out = boundedDiagnostics()
   const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
   const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
-  append(out, schemaDiagnostics(table.name, record, where))
+  append(out, schemaDiagnostics(table.name, record, where, reportedColumns))
   if (!known) return out
   const mustExist = (field: string, value: unknown) => {
     const v = str(value)

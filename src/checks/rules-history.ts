@@ -21,7 +21,7 @@ const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, dan
  * every `previous_number` is a rule of the previous release, `change` agrees with it, and a
  * `rule_id` names one row of its release.
  */
-export function startHistoryChecks() {
+export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
   const out = boundedDiagnostics()
   let release: string | null = null
   let session: ReturnType<typeof startChecks> | null = null
@@ -41,7 +41,7 @@ export function startHistoryChecks() {
       if (line !== undefined) where.line = line
       if (typeof record.number === 'string') where.number = record.number
       const row = toCheckRow(record, where)
-      if (!plainHistoryRow(row)) append(out, schemaDiagnostics('rules_history', record, where))
+      if (!plainHistoryRow(row)) append(out, schemaDiagnostics('rules_history', record, where, reportedColumns))
       const rel = typeof record.release === 'string' ? record.release : null
       if (rel !== release) {
         closeRelease()

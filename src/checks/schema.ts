@@ -1,9 +1,11 @@
-import type { ValidateFunction } from 'ajv'
-import { diagnostics } from '../core/diagnostics.js'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { boundedDiagnostics } from '../core/bounded.js'
+import { append, diagnostics } from '../core/diagnostics.js'
 // Compiled from schemas/*.json by scripts/compile-schemas.mjs (make build): no ajv at run time.
 import * as compiled from '../generated/validators.js'
+import { shownColumn } from '../core/tables.js'
 import type { Diagnostic } from '../core/types.js'
-import { perRow, whereOf, type Check, type CheckRow } from './types.js'
+import { whereOf, type Check, type CheckRow } from './types.js'
 
 const validators = compiled as unknown as Record<string, ValidateFunction>
 
@@ -14,12 +16,24 @@ export function rowValidator(table: string): ValidateFunction {
   return validate
 }
 
-/** One `schema` diagnostic per ajv error of one record. */
-export function schemaDiagnostics(table: string, record: unknown, where: { number?: string; line?: number; position?: number }): Diagnostic[] {
+/** The column an ajv error is about (the first step of its path, or the property it names). */
+function columnOf(e: ErrorObject): string {
+  if (e.keyword === 'required') return String(e.params.missingProperty)
+  if (e.keyword === 'additionalProperties') return String(e.params.additionalProperty)
+  return e.instancePath.split('/')[1] ?? ''
+}
+
+/**
+ * One `schema` diagnostic per ajv error of one record, but for the columns in `reported`: a column
+ * the reader already reported missing, unknown or wrongly typed is one finding, not one per row.
+ */
+export function schemaDiagnostics(table: string, record: unknown, where: { number?: string; line?: number; position?: number }, reported?: ReadonlySet<string>): Diagnostic[] {
   const validate = rowValidator(table)
   if (validate(record)) return []
-  return (validate.errors ?? []).map((e) => {
-    const path = e.keyword === 'additionalProperties' ? `/${String(e.params.additionalProperty)}` : e.instancePath
+  const errors = (validate.errors ?? []).filter((e) => reported === undefined || !reported.has(columnOf(e)))
+  return errors.map((e) => {
+    // A key the schema does not know is named only when shaped like a name: a file that is not data is never echoed.
+    const path = e.keyword === 'additionalProperties' ? `/${shownColumn(String(e.params.additionalProperty))}` : e.instancePath
     return diagnostics.schema(path, e.message ?? e.keyword, where)
   })
 }
@@ -67,4 +81,15 @@ export function plainHistoryRow(row: CheckRow): boolean {
 }
 
 /** `schema`: every row must satisfy schemas/rule.schema.json; one diagnostic per ajv error. */
-export const schemaCheck: Check = perRow('schema', (row) => (plainRuleRow(row) ? [] : schemaDiagnostics('rules', row.record, whereOf(row))))
+export const schemaCheck: Check = {
+  code: 'schema',
+  start({ reportedColumns }) {
+    const out = boundedDiagnostics()
+    return {
+      visit(row) {
+        if (!plainRuleRow(row)) append(out, schemaDiagnostics('rules', row.record, whereOf(row), reportedColumns))
+      },
+      finish: () => out,
+    }
+  },
+}

@@ -23,6 +23,11 @@ export interface CheckRow {
 export interface CheckContext {
   glossary: GlossaryEntry[]
   sections: Heading[]
+  /**
+   * Columns a reader already reported missing, unknown or wrongly typed: the per-row schema errors
+   * about them would repeat that one finding for every row.
+   */
+  reportedColumns?: ReadonlySet<string>
   /** Each row's citations when already found (collectReferences fills it for a build); else found again. */
   citations?: Map<CheckRow, Reference[]>
 }
@@ -64,13 +69,3 @@ export function whereOf(row: CheckRow): { number?: string; line?: number; positi
   return w
 }
 
-/** A check that looks at each row on its own. */
-export function perRow(code: string, check: (row: CheckRow) => Diagnostic[]): Check {
-  return {
-    code,
-    start() {
-      const out = boundedDiagnostics()
-      return { visit: (row) => append(out, check(row)), finish: () => out }
-    },
-  }
-}

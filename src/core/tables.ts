@@ -99,3 +99,12 @@ export function detectTable(name: string, columns: string[]): TableSpec {
   const best = scored.reduce((a, b) => (b.hits > a.hits ? b : a))
   return best.hits > 2 ? best.t : RULES_TABLE
 }
+
+/**
+ * A column name as a report may show it: a name of the usual shape (letters, digits, `_`, `-`, `.`,
+ * spaces; at most 64 characters) as it is, anything else by its length only, so that a report never
+ * echoes text of a file that is not data.
+ */
+export function shownColumn(name: string): string {
+  return /^[\p{L}\p{N}_][\p{L}\p{N}_ .-]{0,63}$/u.test(name) ? name : `(a column name of ${[...name].length} characters, not shown)`
+}

@@ -4,7 +4,7 @@ import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from './parquet-frame.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../core/limits.js'
-import { detectTable, RULES_TABLE, type ColumnSpec, type ColumnType, type TableSpec } from '../core/tables.js'
+import { detectTable, RULES_TABLE, shownColumn, type ColumnSpec, type ColumnType, type TableSpec } from '../core/tables.js'
 
 export { detectTable }
 import type { Diagnostic, ExportRecord } from '../core/types.js'
@@ -30,6 +30,11 @@ export interface ExportStream {
   batches: AsyncIterable<ExportRecord[]>
   /** Column problems found while reading (JSONL keys first seen late): ask once the records are read. */
   lateDiagnostics(): Diagnostic[]
+  /**
+   * The columns reported missing, unknown or wrongly typed, by their names as the file gives them:
+   * for the row checks to leave alone (one finding, not one per row). Never shown as they are.
+   */
+  reportedColumns: ReadonlySet<string>
 }
 
 /** Records read whole, for callers that want them all in memory (diff, tests). */
@@ -327,15 +332,6 @@ function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
   }
 }
 
-/**
- * A column name as a report may show it: a name of the usual shape (letters, digits, `_`, `-`, `.`,
- * spaces; at most 64 characters) as it is, anything else by its length only, so that a report never
- * echoes text of a file that is not data.
- */
-export function shownColumn(name: string): string {
-  return /^[\p{L}\p{N}_][\p{L}\p{N}_ .-]{0,63}$/u.test(name) ? name : `(a column name of ${[...name].length} characters, not shown)`
-}
-
 // --- Columns -------------------------------------------------------------------------------
 
 const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
@@ -382,7 +378,8 @@ function columnMapping(table: TableSpec, columns: string[], parquetTypes?: Map<s
     }
     return record
   }
-  return { info: { table, notes, diagnostics: diags }, known, map }
+  const reported = new Set([...missing.map(sourceOf), ...unknown, ...[...(parquetTypes ?? new Map()).keys()].filter((c) => diags.some((d) => d.params?.column === c))])
+  return { info: { table, notes, diagnostics: diags, reportedColumns: reported }, known, map }
 }
 
 export { checkParquetFile, type CheckedParquet, type FileRef }

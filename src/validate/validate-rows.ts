@@ -12,18 +12,19 @@ import type { ExportChunks, ValidateOptions } from './options.js'
 /** Every check on every row of an export, as its bytes stream in (validateExportStream without the proof). */
 export async function validateExportRows(name: string, format: ExportFormat, chunks: ExportChunks, options: ValidateOptions): Promise<Report> {
   const stream = await openExport(name, format, chunks)
+  const reportedColumns = stream.reportedColumns
   const found: Diagnostic[] = []
   let rows = 0
   const notes = [...stream.notes]
   if (stream.table === RULES_HISTORY_TABLE) {
-    const history = startHistoryChecks()
+    const history = startHistoryChecks(reportedColumns)
     for await (const batch of stream.batches) {
       for (const r of batch) history.visit(r)
       rows += batch.length
     }
     append(found, history.finish())
   } else if (stream.table === RULES_TABLE) {
-    const session = startChecks({ glossary: [], sections: [] })
+    const session = startChecks({ glossary: [], sections: [], reportedColumns })
     for await (const batch of stream.batches) {
       for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
       rows += batch.length
@@ -33,7 +34,7 @@ export async function validateExportRows(name: string, format: ExportFormat, chu
     const known = options.knownRules ?? null
     if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
     for await (const batch of stream.batches) {
-      for (const r of batch) append(found, checkCompanionRecord(stream.table, r, known))
+      for (const r of batch) append(found, checkCompanionRecord(stream.table, r, known, reportedColumns))
       rows += batch.length
     }
   }
@@ -42,4 +43,3 @@ export async function validateExportRows(name: string, format: ExportFormat, chu
   const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])
   return makeReport({ file: name, kind: format, table: stream.table.name, rows }, all, options.strict ?? false, notes)
 }
-

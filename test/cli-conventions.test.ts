@@ -244,16 +244,31 @@ describe('the GitHub Action (action.yml)', () => {
       env: { ...process.env, MTG_RULES_PATHS: paths, MTG_RULES_STRICT: strict },
     })
 
-  it('is a composite action on Node 20 that installs, compiles and validates', () => {
+  it('is a composite action that keeps the caller’s Node when it is 20 or newer, caches its build, and validates', () => {
     expect(action.runs.using).toBe('composite')
-    expect(action.runs.steps[0]).toMatchObject({ uses: 'actions/setup-node@v4', with: { 'node-version': 20 } })
+    expect(action.runs.steps.find((s: { uses?: string }) => s.uses === 'actions/setup-node@v4')).toMatchObject({ if: "steps.node.outputs.ok != 'true'", with: { 'node-version': 20 } })
+    expect(action.runs.steps.find((s: { uses?: string }) => s.uses === 'actions/cache@v4').with.path).toContain('/dist')
     expect(Object.keys(action.inputs)).toEqual(['path', 'strict'])
+    const check = action.runs.steps.find((s: { id?: string }) => s.id === 'node')
+    const outputs = join(mkdtempSync(join(tmpdir(), 'gh-')), 'output')
+    expect(spawnSync('bash', ['-c', check.run], { env: { ...process.env, GITHUB_OUTPUT: outputs } }).status).toBe(0)
+    expect(readFileSync(outputs, 'utf8')).toBe('ok=true\n')
+  })
+
+  it('takes one path per line, a path with spaces kept whole (the publisher’s file names)', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'spaces-')), 'txt')
+    mkdirSync(dir)
+    const file = join(dir, 'MagicCompRules 20250207.txt')
+    writeFileSync(file, readFileSync(release('2025-02-07').path))
+    const run = runStep(`${file}\n\n${built}\n`)
+    expect(run.status, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain(`file=${file.replace(/,/g, '%2C')},line=`)
   })
 
   it('its validate step passes a built folder and fails the public dataset’s layout with annotations', () => {
     expect(runStep(built).status).toBe(0)
     const hf = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-')), sampleRows())
-    const failing = runStep(`${hf.jsonl} ${hf.csv}`)
+    const failing = runStep(`${hf.jsonl}\n${hf.csv}`)
     expect(failing.status).toBe(1)
     expect(failing.stdout).toMatch(/^::error file=.*\.jsonl,line=\d+,title=duplicate-number 704\.5a::/m)
     // strict: the glossary's real dangling citation (Map → 110.10) fails the run.

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A maintainer's rules update: fetch the newest release (or take it from --from DIR), build and
-// validate it, and write the changelog against the previous release in the raw/ cache.
+// validate it, and write the changelog against the previous release: the one before it in the raw/
+// cache, else in the --from folder, else the rules of the dataset out/ held before this build.
 //   node pipelines/regenerate.mjs [--from DIR | --url PAGE] [--raw DIR] [--out DIR]
-import { $, argv } from 'zx'
+import { $, argv, fs, os, path } from 'zx'
 
 const cli = 'dist/bin/cli.js'
 const raw = argv.raw ?? 'raw'
@@ -17,12 +18,32 @@ async function step(args, { capture = false } = {}) {
 
 const source = argv.from ? ['--from', argv.from] : argv.url ? ['--url', argv.url] : []
 const release = await step(['fetch', ...source, '--dest', raw], { capture: true })
-const previous = await step(['previous', raw, release], { capture: true })
+let previous = await step(['previous', raw, release], { capture: true })
+if (!previous && argv.from) previous = await step(['previous', argv.from, release], { capture: true })
+// The dataset out/ holds now, when it is of an older release: its rules are kept aside before the
+// build replaces the folder.
+if (!previous) previous = await olderDataset()
 await step(['build', release, '--out', out, '--arrow'])
 await step(['validate', `${out}/rules.parquet`])
 if (previous) {
   await step(['diff', previous, release, '--out', `${out}/CHANGELOG.md`])
   await step(['diff', previous, release, '--json', '--out', `${out}/changes.json`])
 } else {
-  console.error(`regenerate: no release older than ${release} in ${raw}: no changelog written`)
+  const looked = [raw, argv.from, `${out}/ (no dataset of an older release there)`].filter(Boolean).join(', ')
+  console.error(`regenerate: no release older than ${release} in ${looked}: no changelog written`)
+}
+
+async function olderDataset() {
+  const dated = /(\d{4})(\d{2})(\d{2})/.exec(path.basename(release))
+  let manifest
+  try {
+    manifest = JSON.parse(await fs.readFile(`${out}/manifest.json`, 'utf8'))
+  } catch {
+    return ''
+  }
+  const held = manifest?.source?.effectiveDate
+  if (!dated || typeof held !== 'string' || held >= `${dated[1]}-${dated[2]}-${dated[3]}` || !fs.existsSync(`${out}/rules.parquet`)) return ''
+  const aside = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'previous-dataset-')), 'rules.parquet')
+  await fs.copyFile(`${out}/rules.parquet`, aside)
+  return aside
 }

@@ -30,6 +30,40 @@ describe('pipelines/regenerate.mjs (make release)', () => {
   })
 })
 
+describe('make release on a fresh clone, then make dataset', () => {
+  it('finds the previous release in the archive when raw/ has none, and a rebuild of that release keeps its changelog', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'fresh-'))
+    const [archive, raw, out] = ['archive', 'raw', 'out'].map((d) => join(tmp, d)) as [string, string, string]
+    mkdirSync(archive)
+    for (const r of [release('2026-06-19'), release('2026-08-07')]) copyFileSync(r.path, join(archive, r.file))
+    const run = pipeline('regenerate.mjs', ['--from', archive, '--raw', raw, '--out', out])
+    expect(run.status, run.stderr).toBe(0)
+    const changelog = readFileSync(join(out, 'CHANGELOG.md'), 'utf8')
+    expect(changelog.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
+    // make dataset builds the same text again: the release's changelog stays with its dataset.
+    const cli = (args: string[]) => spawnSync(process.execPath, [join(REPO, 'dist/bin/cli.js'), ...args], { encoding: 'utf8' })
+    const again = cli(['build', join(raw, release('2026-08-07').file), '--out', out])
+    expect(again.status).toBe(0)
+    expect(again.stderr).toContain('build: kept CHANGELOG.md and changes.json (the same release)')
+    expect(readFileSync(join(out, 'CHANGELOG.md'), 'utf8')).toBe(changelog)
+    // Another release replaces the folder: the notes of the old one go with it, and it says so.
+    const other = cli(['build', release('2026-06-19').path, '--out', out])
+    expect(other.status).toBe(0)
+    expect(other.stderr).toContain('build: removed CHANGELOG.md and changes.json (it described the release this folder held before)')
+    expect(existsSync(join(out, 'CHANGELOG.md'))).toBe(false)
+  })
+
+  it('with no older release anywhere, says where it looked', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'alone-'))
+    const [archive, raw, out] = ['archive', 'raw', 'out'].map((d) => join(tmp, d)) as [string, string, string]
+    mkdirSync(archive)
+    copyFileSync(release('2026-08-07').path, join(archive, release('2026-08-07').file))
+    const run = pipeline('regenerate.mjs', ['--from', archive, '--raw', raw, '--out', out])
+    expect(run.status).toBe(0)
+    expect(run.stderr).toContain(`regenerate: no release older than ${join(raw, release('2026-08-07').file)} in ${raw}, ${archive}, ${out}/ (no dataset of an older release there): no changelog written`)
+  })
+})
+
 describe('pipelines/dataset.mjs (make dataset)', () => {
   it('builds the newest release of the archive, copied into the cache first', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'dataset-'))

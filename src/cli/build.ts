@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
 import { formatReport } from '../core/report-format.js'
-import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { MAX_TEXT_BYTES, readInputFile, releaseNotesOf } from '../io/files.js'
 import { replaceFolder } from '../io/output-folder.js'
 import { TABLES } from '../core/tables.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
@@ -43,10 +43,14 @@ export async function run(args: string[]): Promise<CommandResult> {
     return ok('', `${summary}\nbuild: ${file} ${why}; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
   }
   // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
-  const leftover = await replaceFolder(values.out, result.files, datasetOwnership, { force: values.force })
+  // make release's changelog describes the release the folder was built from: kept when the same
+  // text is built again, left behind (and said so) when another release replaces the folder.
+  const notes = releaseNotesOf(values.out, result.manifest.source.sha256)
+  const leftover = await replaceFolder(values.out, notes.same ? [...result.files, ...notes.files] : result.files, datasetOwnership, { force: values.force })
+  const noteLine = notes.files.length === 0 ? '' : `build: ${notes.same ? 'kept' : 'removed'} ${notes.files.map((f) => f.name).join(' and ')} (${notes.same ? 'the same release' : 'it described the release this folder held before'})\n`
   timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
   const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
-  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${leftover ? leftover + '\n' : ''}${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
+  return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${noteLine}${leftover ? leftover + '\n' : ''}${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
 }
 
 /**

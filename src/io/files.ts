@@ -284,6 +284,37 @@ export async function listReleases(folder: string): Promise<ListedRelease[]> {
   return releases.sort((a, b) => (a.effectiveDate ?? '9999').localeCompare(b.effectiveDate ?? '9999') || a.name.localeCompare(b.name))
 }
 
+/** The files `make release` adds to a dataset folder: they describe the release it was built from. */
+const RELEASE_NOTES = ['CHANGELOG.md', 'changes.json']
+
+/**
+ * The release notes a dataset folder holds, and whether they describe `sourceSha256` (the text about
+ * to be built again): a rebuild of the same release keeps them; notes of another release go with
+ * the folder they came with.
+ */
+export function releaseNotesOf(dir: string, sourceSha256: string): { same: boolean; files: OutputFile[] } {
+  const small = (name: string): Uint8Array | null => {
+    try {
+      const path = join(dir, name)
+      const st = lstatSync(path)
+      return st.isFile() && st.size <= 16 * 1024 * 1024 ? readFileSync(path) : null
+    } catch {
+      return null
+    }
+  }
+  const files = RELEASE_NOTES.flatMap((name) => {
+    const bytes = small(name)
+    return bytes ? [{ name, bytes }] : []
+  })
+  let same = false
+  try {
+    same = (JSON.parse(new TextDecoder().decode(small('manifest.json') ?? new Uint8Array())) as { source?: { sha256?: unknown } }).source?.sha256 === sourceSha256
+  } catch {
+    // No manifest of ours: nothing says what the notes describe.
+  }
+  return { same, files }
+}
+
 /**
  * Copy the newest release of an archive folder into `dest` as `MagicCompRules YYYYMMDD.txt` and
  * record its sha256 in `dest/index.json`. Returns the copied file's path.

@@ -142,3 +142,25 @@ describe('validate DIR while a build replaces DIR', () => {
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([])
   }, 120_000)
 })
+
+describe('several paths, one of them unusable', () => {
+  it('every path gets its report (an unreadable one an error in its own), the summary lists them all, exit 2', () => {
+    const root = mkdtempSync(join(tmpdir(), 'paths-'))
+    const out = join(root, 'out')
+    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const cut = join(root, 'glossary.parquet')
+    writeFileSync(cut, readFileSync(join(out, 'glossary.parquet')).subarray(0, 3000))
+    const readme = join(root, 'README.md')
+    writeFileSync(readme, '# notes\n')
+    const summary = join(root, 'summary.md')
+    const run = spawnSync(process.execPath, [CLI, 'validate', join(out, 'rules.parquet'), cut, readme, join(out, 'rules.jsonl'), '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary } })
+    expect(run.status).toBe(2)
+    expect(run.stdout).toMatch(new RegExp(`^::error file=${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},title=unreadable::read: .*glossary\\.parquet is not a Parquet file`, 'm'))
+    expect(run.stdout).toContain(`::error file=${readme},title=unreadable::validate: cannot tell the format of ${readme}`)
+    for (const name of ['rules.parquet', 'glossary.parquet', 'README.md', 'rules.jsonl']) expect(readFileSync(summary, 'utf8')).toContain(name)
+    // One path alone: its error is the run's one line, and its annotation names the file.
+    const alone = spawnSync(process.execPath, [CLI, 'validate', cut, '--format', 'github'], { encoding: 'utf8' })
+    expect(alone.status).toBe(2)
+    expect(alone.stdout).toMatch(/^::error file=.*glossary\.parquet,title=mtg-rules validate::read: /)
+  })
+})

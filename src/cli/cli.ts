@@ -65,7 +65,11 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
   } catch (e) {
     if (e instanceof EtlError) {
       const result = e.code === 'USAGE' ? usageError(e.message, command) : { exitCode: EXIT.unusable, stdout: '', stderr: e.message + '\n' }
-      return e.code !== 'USAGE' && githubFormat(rest) ? { ...result, stdout: `::error title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` } : result
+      if (e.code === 'USAGE' || !githubFormat(rest)) return result
+      // The file the error is about, when the command was given one: the annotation lands on it.
+      const paths = rest.filter((a, i) => !a.startsWith('-') && !(i > 0 && ['--format', '--rules', '--out', '--at'].includes(rest[i - 1]!)))
+      const file = paths.length === 1 ? `file=${escapeProperty(paths[0]!)},` : ''
+      return { ...result, stdout: `::error ${file}title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` }
     }
     const err = e as Error & { code?: string }
     // One line, as every error: Node's messages for arguments can run over several.
@@ -91,6 +95,7 @@ export function internalError(err: unknown, debug: boolean): CommandResult {
 
 const githubFormat = (args: string[]) => args.some((a, i) => a === '--format=github' || (a === '--format' && args[i + 1] === 'github'))
 const escapeAnnotation = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+const escapeProperty = (s: string) => escapeAnnotation(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
 
 async function main() {
   const debug = process.argv.includes('--debug')

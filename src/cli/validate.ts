@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
-import { validateFile, validateFolder } from '../io/validate-folder.js'
+import { unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules validate PATH... */
@@ -24,10 +24,17 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (!['text', 'json', 'github'].includes(format)) throw new EtlError('USAGE', `mtg-rules validate: --format must be text, json or github, not "${format}"`)
   if (positionals.length === 0) throw new EtlError('USAGE', 'mtg-rules validate: expected a FILE or dataset folder')
   const reports: Report[] = []
+  const how = { strict: values.strict, exact: values.exact }
   for (const path of positionals) {
-    const how = { strict: values.strict, exact: values.exact }
-    if (isDirectory(path)) reports.push(...(await validateFolder(path, how)))
-    else reports.push(await validateFile(path, how, values.rules))
+    try {
+      if (isDirectory(path)) reports.push(...(await validateFolder(path, how)))
+      else reports.push(await validateFile(path, how, values.rules))
+    } catch (e) {
+      // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
+      // path that cannot be read an `unreadable` error in its own, and the others are still checked.
+      if (!(e instanceof EtlError) || positionals.length === 1 || (e.code === 'USAGE' && !/cannot tell the format/.test(e.message))) throw e
+      reports.push(unreadableReport(path, e.message, how.strict))
+    }
   }
   let text: string
   if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)

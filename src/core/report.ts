@@ -2,7 +2,7 @@ import { BoundedDiagnostics } from './bounded.js'
 import { append, countDiagnostics } from './diagnostics.js'
 import type { Diagnostic } from './types.js'
 
-export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow' | 'manifest'
+export type SourceKind = 'cr-text' | 'parquet' | 'jsonl' | 'csv' | 'arrow' | 'manifest' | 'unknown'
 
 /** The validation report: what `validate --json` prints and `build` writes as report.json. */
 export interface Report {

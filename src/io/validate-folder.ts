@@ -144,10 +144,19 @@ async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex')
 }
 
-/** A report for a file that could not be read: one `unreadable` error, the tool's words only. */
-function unreadableReport(path: string, why: string, strict: boolean): Report {
-  const table = TABLE_FILE.exec(basename(path))?.[1]?.toLowerCase() ?? 'rules'
-  return makeReport({ file: path, kind: sourceKindOf(path) as Exclude<Report['source']['kind'], 'cr-text'>, table: table as Report['source']['table'], rows: 0 }, [diagnostics.unreadable(why)], strict)
+/**
+ * A report for a file that could not be read: one `unreadable` error, the tool's words only; its
+ * kind and table as far as its name tells them (`unknown` when it does not).
+ */
+export function unreadableReport(path: string, why: string, strict: boolean): Report {
+  const table = (TABLE_FILE.exec(basename(path))?.[1]?.toLowerCase() ?? 'unknown') as Report['source']['table']
+  let kind: Report['source']['kind'] = 'unknown'
+  try {
+    kind = sourceKindOf(path)
+  } catch {
+    // An extension no reader takes (README.md): the report says so, as unknown.
+  }
+  return makeReport({ file: path, kind, table, rows: 0 }, [diagnostics.unreadable(why)], strict)
 }
 
 /**

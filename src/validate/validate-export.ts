@@ -12,7 +12,7 @@ import { detectTable, RULES_TABLE } from '../core/tables.js'
 export type { ExportChunks, ValidateOptions } from './options.js'
 
 /** Which reader a file needs, from its name: .txt is CR text, else .parquet, .jsonl/.ndjson or .csv. */
-export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest'> {
+export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase()
   if (ext === 'txt') return 'cr-text'
   if (ext === 'parquet') return 'parquet'

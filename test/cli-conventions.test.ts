@@ -115,7 +115,7 @@ describe('--format github', () => {
   it('an unusable input is an ::error annotation too (exit 2)', () => {
     const run = cli(['validate', join(tmp, 'missing.parquet'), '--format', 'github'])
     expect(run.status).toBe(2)
-    expect(run.stdout).toMatch(/^::error title=mtg-rules validate::read: cannot open .*missing\.parquet: no such file or directory\n$/)
+    expect(run.stdout).toMatch(/^::error file=.*missing\.parquet,title=mtg-rules validate::read: cannot open .*missing\.parquet: no such file or directory\n$/)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
   })
 })

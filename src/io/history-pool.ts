@@ -14,7 +14,15 @@ import { runHistoryTask, type HistoryTask } from './history-tasks.js'
 export function startPool(max = availableParallelism()) {
   const url = new URL('./workers/history-worker.js', import.meta.url)
   const size = Math.max(1, Math.min(max, availableParallelism()))
-  if (!existsSync(fileURLToPath(url))) return { run: <T>(task: HistoryTask) => runHistoryTask(task) as Promise<T>, close: async () => {} }
+  if (!existsSync(fileURLToPath(url))) {
+    return {
+      run: <T>(task: HistoryTask, onStart?: () => void) => {
+        onStart?.()
+        return runHistoryTask(task) as Promise<T>
+      },
+      close: async () => {},
+    }
+  }
   const workers = Array.from({ length: size }, () => new Worker(url, { workerData: { settings: { ...ioSettings } } }))
   const idle = [...workers]
   const waiting: (() => void)[] = []
@@ -35,9 +43,11 @@ export function startPool(max = availableParallelism()) {
     })
   }
   return {
-    async run<T>(task: HistoryTask): Promise<T> {
+    /** Run `task` on the next free worker; `onStart` is told when one takes it (its time starts then). */
+    async run<T>(task: HistoryTask, onStart?: () => void): Promise<T> {
       while (idle.length === 0) await new Promise<void>((r) => waiting.push(r))
       const w = idle.pop()!
+      onStart?.()
       const id = next++
       return new Promise<T>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject })

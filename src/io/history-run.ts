@@ -63,11 +63,12 @@ export async function buildHistory(archive: string, out: string, options: Histor
     const started = performance.now()
     // Every release is built on a free core; each result is written as soon as it is back.
     const builds = releases.map(async (release, i) => {
-      const t0 = performance.now()
+      // The release's own time: from when a worker takes it, not from the run's start.
+      let t0 = performance.now()
       let outcome: BuiltRelease | EtlError
       try {
         const task = { kind: 'build', name: release.name, path: release.path, sha256: release.sha256, arrow: arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(out, folders[i]!) } as const
-        outcome = await pool.run<BuiltRelease>(task)
+        outcome = await pool.run<BuiltRelease>(task, () => (t0 = performance.now()))
       } catch (e) {
         // A release that does not build is a row of the table; a folder that cannot be written ends the run.
         if (!(e instanceof EtlError) || e.code === 'OUTPUT_UNWRITABLE') throw e

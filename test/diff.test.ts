@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
 import { diffReleases, similarity, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { buildDataset } from '../src/build/build.js'
+import { cli } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const side = (label: string, rows: [string, string, string[]?][]): DiffSide => ({
@@ -319,5 +323,17 @@ describe('mtg-rules diff --exit-code', async () => {
     expect(changed.status).toBe(1)
     expect(changed.stdout).toMatch(/^# Comprehensive Rules: 2026-06-19 → 2026-08-07/)
     expect(cli(['diff', a, b]).status).toBe(0)
+  })
+})
+
+describe('diff of two exports in dataset folders', () => {
+  it('takes the releases’ dates for its title from the manifests beside the files', () => {
+    const root = mkdtempSync(join(tmpdir(), 'diff-exports-'))
+    const [a, b] = [join(root, 'a'), join(root, 'b')]
+    expect(cli(['build', release('2026-06-19').path, '--out', a]).status).toBe(0)
+    expect(cli(['build', release('2026-08-07').path, '--out', b]).status).toBe(0)
+    const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
+    expect(run.status).toBe(0)
+    expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
   })
 })

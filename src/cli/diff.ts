@@ -1,4 +1,5 @@
-import { basename, dirname } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { renderChangelog } from '../history/changelog.js'
 import { diffReleases } from '../history/diff.js'
@@ -19,8 +20,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
   const [oldFile, newFile] = positionals as [string, string]
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
-  const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)))
-  const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)))
+  const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)), releaseDateBeside(oldFile))
+  const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)), releaseDateBeside(newFile))
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
   const c = result.counts
@@ -31,4 +32,16 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The file is an output too: no control character from the data in it either.
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
   return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
+}
+
+/** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */
+function releaseDateBeside(file: string): string | undefined {
+  if (sourceKindOf(file) === 'cr-text') return undefined
+  try {
+    const manifest = JSON.parse(readFileSync(join(dirname(file), 'manifest.json'), 'utf8')) as { tool?: { name?: unknown }; source?: { effectiveDate?: unknown } }
+    const date = manifest.tool?.name === 'mtg-rules-etl' ? manifest.source?.effectiveDate : undefined
+    return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -8,9 +8,10 @@ import type { RuleRow } from '../core/types.js'
 
 /**
  * One side of a diff from a file's bytes: CR text (labelled by its effective date) or a rules
- * export of ours (labelled by its file name).
+ * export of ours (labelled `label`, such as the effective date its folder's manifest gives, else by
+ * its file name).
  */
-export async function diffSideOf(name: string, bytes: Uint8Array): Promise<DiffSide> {
+export async function diffSideOf(name: string, bytes: Uint8Array, label?: string): Promise<DiffSide> {
   if (sourceKindOf(name) === 'cr-text') {
     const doc = parseDocument(splitLines(decode(bytes, name).text), name)
     return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])) }
@@ -24,5 +25,5 @@ export async function diffSideOf(name: string, bytes: Uint8Array): Promise<DiffS
     }
     return { number, text, examples: examples.map(String), index: position }
   })
-  return { label: name.replace(/^.*[/\\]/, ''), rows, sectionTitles: new Map() }
+  return { label: label ?? name.replace(/^.*[/\\]/, ''), rows, sectionTitles: new Map() }
 }

@@ -164,3 +164,32 @@ describe('several paths, one of them unusable', () => {
     expect(alone.stdout).toMatch(/^::error file=.*glossary\.parquet,title=mtg-rules validate::read: /)
   })
 })
+
+describe('a dataset folder in a Hugging Face layout', () => {
+  it('data/<config>/train-00000-of-00001.parquet, or train-*.parquet at the top: each table told by its columns', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hf-layout-'))
+    const out = join(root, 'out')
+    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const nested = join(root, 'nested')
+    for (const table of ['rules', 'glossary']) {
+      mkdirSync(join(nested, 'data', table), { recursive: true })
+      writeFileSync(join(nested, 'data', table, 'train-00000-of-00001.parquet'), readFileSync(join(out, `${table}.parquet`)))
+    }
+    const reports = JSON.parse(cli(['validate', nested, '--json']).stdout) as { source: { file: string; table: string; rows: number }; valid: boolean }[]
+    expect(reports.map((r) => [r.source.file.slice(nested.length + 1), r.source.table, r.source.rows, r.valid])).toEqual([
+      ['data/rules/train-00000-of-00001.parquet', 'rules', 3162, true],
+      ['data/glossary/train-00000-of-00001.parquet', 'glossary', 739, true],
+    ])
+    const flat = join(root, 'flat')
+    mkdirSync(flat)
+    writeFileSync(join(flat, 'train-00000-of-00001.parquet'), readFileSync(join(out, 'rules.parquet')))
+    const run = cli(['validate', flat])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('train-00000-of-00001.parquet: valid, 3162 rows')
+    // A config folder that is a link out of the dataset is not followed.
+    const linked = join(root, 'linked')
+    mkdirSync(join(linked, 'data'), { recursive: true })
+    symlinkSync(join(nested, 'data', 'rules'), join(linked, 'data', 'rules'))
+    expect(cli(['validate', linked]).stdout).not.toContain('valid, 3162 rows')
+  })
+})

@@ -73,12 +73,15 @@ function folderIdentity(dir: string): string {
 }
 
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {
-  const names = readdirSync(dir).filter((n) => TABLE_FILE.test(n)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const root = realpathSync(dir)
+  const named = readdirSync(dir).filter((n) => TABLE_FILE.test(n))
+  // Without files named after a table, the Hugging Face layouts: data/<config>/train-00000-of-00001.parquet,
+  // or train-*.parquet at the top. Which table each holds is told by its columns.
+  const names = (named.length > 0 ? named : huggingFaceFiles(root, dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
-  const root = realpathSync(dir)
   const reports: Report[] = []
-  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n))
+  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n) || /^data\/rules\/[^/]+\.(parquet|jsonl|csv|arrow)$/i.test(n))
   let knownRules: KnownRules | undefined
   if (rulesFile) {
     try {
@@ -166,19 +169,18 @@ export function unreadableReport(path: string, why: string, strict: boolean): Re
  */
 function insideFolder(root: string, dir: string, name: string): string {
   const path = join(dir, name)
-  let st
   try {
-    st = lstatSync(path)
+    lstatSync(path)
   } catch {
     return path
   }
-  if (!st.isSymbolicLink()) return path
   let target: string
   try {
     target = realpathSync(path)
   } catch {
     throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link that leads nowhere (a missing file or a loop): not read`)
   }
+  // The real path, whatever on the way is a link: a file inside a linked folder is outside too.
   const rel = relative(root, target)
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link to a file outside ${dir}: not read`)
   return path
@@ -193,7 +195,28 @@ function isFileInside(root: string, dir: string, name: string): boolean {
   }
 }
 
-const rank = (name: string) => (name.startsWith('rules.') ? 0 : 1)
+const rank = (name: string) => (name.startsWith('rules.') || name.startsWith('data/rules/') ? 0 : 1)
+
+const EXPORT_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
+
+/** The export files of a folder in a Hugging Face layout, as paths inside it (never a link out of it). */
+function huggingFaceFiles(root: string, dir: string): string[] {
+  const filesIn = (sub: string) => {
+    try {
+      return readdirSync(join(dir, sub)).filter((n) => EXPORT_FILE.test(n) && isFileInside(root, dir, sub === '.' ? n : `${sub}/${n}`)).map((n) => (sub === '.' ? n : `${sub}/${n}`))
+    } catch {
+      return []
+    }
+  }
+  const configs = filesIn('.').length > 0 ? [] : (() => {
+    try {
+      return readdirSync(join(dir, 'data'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `data/${e.name}`)
+    } catch {
+      return []
+    }
+  })()
+  return [...filesIn('.'), ...configs.flatMap(filesIn)]
+}
 
 // A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
 function companionRulesFile(file: string): string | null {

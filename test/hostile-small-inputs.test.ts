@@ -207,3 +207,17 @@ describe('Parquet columns of other types that readers see otherwise', () => {
     expect(JSON.parse(r.stdout).diagnostics.filter((d: { code: string }) => d.code === 'columns').map((d: { message: string }) => d.message)).toEqual([message])
   })
 })
+
+describe('library functions given the wrong types', () => {
+  it.each([
+    ['buildDataset', async () => (await import('../src/build/build.js')).buildDataset('x.txt', 'not bytes' as unknown as Uint8Array), 'buildDataset: the bytes of x.txt must be a Uint8Array (a Buffer is one), not string'],
+    ['validateSource', async () => (await import('../src/validate/validate.js')).validateSource(42 as unknown as string, new Uint8Array(1)), 'validateSource: the name must be a non-empty string, not number'],
+    ['validateText', async () => (await import('../src/validate/validate.js')).validateText('x.txt', [1, 2] as unknown as Uint8Array), 'validateText: the bytes of x.txt must be a Uint8Array (a Buffer is one), not an array'],
+    ['readExportFile', async () => (await import('../src/validate/validate.js')).readExportFile('x.jsonl', null as unknown as Uint8Array), 'readExportFile: the bytes of x.jsonl must be a Uint8Array (a Buffer is one), not null'],
+  ])('%s: an EtlError USAGE naming the function, not a TypeError', async (_, call, message) => {
+    const { EtlError } = await import('../src/core/errors.js')
+    const error = await call().then(() => null, (e: unknown) => e)
+    expect(error).toBeInstanceOf(EtlError)
+    expect([(error as InstanceType<typeof EtlError>).code, (error as Error).message]).toEqual(['USAGE', message])
+  })
+})

@@ -1,3 +1,4 @@
+import { requireNamedBytes } from '../core/errors.js'
 import { renderDatasetCard } from '../exports/card.js'
 import { checkDocument, checkInputOf } from '../checks/run-checks.js'
 import { collectReferences, type CheckRow } from '../checks/index.js'
@@ -51,6 +52,7 @@ const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, 
  * supplies the bytes and writes the files. Throws EtlError only for unusable input.
  */
 export function buildDataset(sourceName: string, bytes: Uint8Array, options: BuildOptions = {}): BuildResult {
+  requireNamedBytes('buildDataset', sourceName, bytes)
   const mark = options.mark ?? (() => {})
   const decoded = decode(bytes, sourceName)
   mark('read: decode')

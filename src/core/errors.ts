@@ -27,3 +27,15 @@ export class EtlError extends Error {
     this.code = code
   }
 }
+
+/**
+ * The arguments every library function that reads a file takes: a name and its bytes. A program
+ * that passes something else gets an EtlError USAGE naming the function, not a TypeError from deep
+ * inside it.
+ */
+export function requireNamedBytes(fn: string, name: unknown, bytes: unknown): asserts bytes is Uint8Array {
+  if (typeof name !== 'string' || name === '') throw new EtlError('USAGE', `${fn}: the name must be a non-empty string, not ${describe(name)}`)
+  if (!(bytes instanceof Uint8Array)) throw new EtlError('USAGE', `${fn}: the bytes of ${name} must be a Uint8Array (a Buffer is one), not ${describe(bytes)}`)
+}
+
+const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? `a ${(v as object).constructor?.name ?? 'object'}` : typeof v)

@@ -1,5 +1,5 @@
 import { checkDocument } from '../checks/run-checks.js'
-import { EtlError } from '../core/errors.js'
+import { EtlError, requireNamedBytes } from '../core/errors.js'
 import { normalizeRules } from '../text/normalize.js'
 import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
@@ -11,6 +11,7 @@ export { exportFormatOf, sourceKindOf, validateExportStream, type ExportChunks, 
 
 /** Read a whole export (any table) from its bytes; EtlError when it is empty or cannot be read. */
 export async function readExportFile(name: string, bytes: Uint8Array): Promise<ExportRecords> {
+  requireNamedBytes('readExportFile', name, bytes)
   const format = exportFormatOf(name)
   if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
   return readExport(name, bytes, format)
@@ -18,6 +19,7 @@ export async function readExportFile(name: string, bytes: Uint8Array): Promise<E
 
 /** Validate CR text (parsed in memory) or an export of any table, from its bytes. */
 export async function validateSource(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Promise<Report> {
+  requireNamedBytes('validateSource', name, bytes)
   if (sourceKindOf(name) === 'cr-text') return validateText(name, bytes, options)
   if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
   const chunks = async function* () {
@@ -28,6 +30,7 @@ export async function validateSource(name: string, bytes: Uint8Array, options: V
 
 /** Validate CR text: parse it in memory, then every check. */
 export function validateText(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Report {
+  requireNamedBytes('validateText', name, bytes)
   const decoded = decode(bytes, name)
   const lines = splitLines(decoded.text)
   const doc = parseDocument(lines, name)

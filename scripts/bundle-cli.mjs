@@ -9,7 +9,7 @@ import { build } from 'rolldown'
 
 const dist = join(resolve(import.meta.dirname, '..'), 'dist')
 const out = join(dist, 'bin')
-// Workers are found at run time as `new URL('./workers/proof-worker.js', import.meta.url)` from
+// Workers are found at run time as `new URL('./workers/history-worker.js', import.meta.url)` from
 // their spawner in src/io/: each is an entry of its own, at the same path below out/ as below src/io/.
 const input = {
   cli: join(dist, 'src/cli/cli.js'),
@@ -29,14 +29,4 @@ await build({
     entryFileNames: (chunk) => (chunk.name === 'workers/decode-binary' ? '[name].mjs' : '[name].js'),
     chunkFileNames: '[name]-[hash].js',
   },
-})
-// The proof's worker is a bundle of its own, one file (but for what it imports on demand): it starts
-// while the main thread is busy, and each chunk it loaded through the ES module loader (six, shared
-// with the CLI's) cost it time before its first unit (~10 ms of a 0.35 s validation of 300k rows).
-await build({
-  input: { 'workers/proof-worker': join(dist, 'src/io/proof/workers/proof-worker.js') },
-  platform: 'node',
-  logLevel: 'warn',
-  external: [/^node:/],
-  output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'proof-worker-[name]-[hash].js' },
 })

@@ -27,7 +27,12 @@ const code = standaloneCode(ajv, exports).replace(/require\((["'])ajv\/dist\/run
 const imports = helpers
   .map((name) => {
     const id = `runtime_${name.replace(/\W/g, '_')}`
-    return `import * as ${id}_ns from 'ajv/dist/runtime/${name}.js'\nconst ${id} = { default: typeof ${id}_ns.default === 'function' ? ${id}_ns.default : ${id}_ns.default.default }`
+    const runtime = `import * as ${id}_ns from 'ajv/dist/runtime/${name}.js'\nconst ${id} = { default: typeof ${id}_ns.default === 'function' ? ${id}_ns.default : ${id}_ns.default.default }`
+    // A string's length in code points (minLength, maxLength) is its length in UTF-16 units when it
+    // holds no surrogate: found by one regular-expression scan instead of ajv's loop over every unit
+    // (a third of the time of checking a row). The count is ajv's either way.
+    if (name !== 'ucs2length') return runtime
+    return `${runtime}\nconst ${id}_units = ${id}.default\nconst ${id}_surrogate = /[\\uD800-\\uDFFF]/\n${id}.default = (s) => (${id}_surrogate.test(s) ? ${id}_units(s) : s.length)`
   })
   .join('\n')
 mkdirSync(join(repo, 'src/generated'), { recursive: true })

@@ -1,5 +1,4 @@
 import fc from 'fast-check'
-import { nodeFileProof } from '../src/io/proof/file-proof.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
@@ -88,7 +87,7 @@ describe(`Parquet read by ranges from a file reports exactly what the bytes in m
         if (chunks === null) return
         expect(chunks.file?.size).toBe(bytes.length)
         const inMemory = await outcome(() => validateSource('rules.parquet', bytes))
-        const ranged = await outcome(() => validateExportStream('rules.parquet', chunks, { fileProof: nodeFileProof }))
+        const ranged = await outcome(() => validateExportStream('rules.parquet', chunks))
         expect(ranged).toEqual(inMemory)
       }),
       { numRuns: RUNS, ...SEED },

@@ -6,7 +6,7 @@ import { parquetMetadata } from 'hyparquet'
 import { fileRef } from '../src/io/files.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
-import { checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet-frame.js'
+import { checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet/parquet-frame.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2025-02-07')

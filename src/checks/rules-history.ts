@@ -10,7 +10,7 @@ import { gapCheck } from './gap.js'
 import { indexCheck } from './index-sequence.js'
 import { startChecks } from './index.js'
 import { orderCheck } from './order.js'
-import { plainHistoryRow, schemaDiagnostics } from './schema.js'
+import { schemaDiagnostics } from './schema.js'
 
 // The rules checks that apply to each release of the history on its own (the row schema is the history's).
 const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck]
@@ -41,7 +41,7 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       if (line !== undefined) where.line = line
       if (typeof record.number === 'string') where.number = record.number
       const row = toCheckRow(record, where)
-      if (!plainHistoryRow(row)) append(out, schemaDiagnostics('rules_history', record, where, reportedColumns))
+      append(out, schemaDiagnostics('rules_history', record, where, reportedColumns))
       const rel = typeof record.release === 'string' ? record.release : null
       if (rel !== release) {
         closeRelease()

@@ -18,9 +18,8 @@ Options:
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--exact]
 
 Check CR text (.txt), exports (.parquet, .jsonl, .csv, .arrow) of any table, or a dataset folder
-(every table in it, companions against the rules beside them, manifest.json verified). A rules
-export in a file is first proved clean from its bytes; only when that fails does every check run
-row by row (the report is the same either way).
+(every table in it, companions against the rules beside them, manifest.json verified). Every row of
+a file goes through every check once; the row schemas in schemas/ decide what a valid row is.
 
 Options:
   --json            the report as JSON (several paths: an array of reports)
@@ -28,7 +27,7 @@ Options:
                     to $GITHUB_STEP_SUMMARY when set; paths relative to $GITHUB_WORKSPACE)
   --strict          count warnings as errors
   --rules FILE      the rules export a companion table is checked against (default: rules.* beside it)
-  --exact           run every check on every row, never the clean proof first (slower; same report)`,
+  --exact           no effect (kept for scripts of earlier releases: every run checks every row)`,
   diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code]
 
 Compare two releases (CR texts or rules exports): unchanged, typography-only, edited, added, removed

@@ -1,5 +1,5 @@
-// The limits on what the toolkit reads, in one place (a light module: the clean proofs load it
-// without the readers). docs/reliability.md lists them with what happens beyond each.
+// The limits on what the toolkit reads, in one place. docs/reliability.md lists them with what
+// happens beyond each.
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024

@@ -1,6 +1,6 @@
 import { EtlError } from '../core/errors.js'
 import type { PackedColumn } from './packed-columns.mjs'
-import type { FileRef } from './parquet-frame.js'
+import type { FileRef } from './parquet/parquet-frame.js'
 
 /** Columns of a Parquet row group or an Arrow table, as decoded apart from this thread. */
 export interface Decoded {

@@ -1,12 +1,11 @@
-// Row groups of a Parquet file decoded into columns with hyparquet: for decode-binary.mjs (the exact
-// path) and the clean proof (io/prove-parquet.ts). Plain JavaScript: it runs from src/ (tests) and dist/.
+// Row groups of a Parquet file decoded into columns with hyparquet, for decode-binary.mjs. Plain
+// JavaScript: it runs from src/ (tests) and dist/.
 import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet'
 import { gunzipSync } from 'node:zlib'
 
 // GZIP through Node's native zlib: twice as fast as the JavaScript one. Never past the size the page
 // header gives: a small page that unpacks to gigabytes (outside any heap limit) is refused at that size.
-// The other codecs are loaded on first use (25 ms of every start, and the clean proof of our own
-// files never needs them).
+// The other codecs are loaded on first use (25 ms of every start, and our own files never need them).
 let compressors
 async function compressorsOf() {
   if (!compressors) {
@@ -28,8 +27,7 @@ export function gunzipBounded(input, size) {
 
 /**
  * A Parquet file from its bytes (`buffer`) or read by ranges (`file`, hyparquet's AsyncBuffer over
- * a file: io/ makes it, asynchronous in the decoding worker, synchronous for the clean proof, which
- * an asynchronous read kept waiting for a thread of libuv's pool while both cores were busy).
+ * a file: io/ makes it).
  */
 export async function openParquetSource({ buffer, file: ranges }) {
   const file = ranges ?? buffer

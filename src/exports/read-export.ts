@@ -2,7 +2,7 @@ import { parquetMetadata } from 'hyparquet'
 import { csvRecords } from './csv-records.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
-import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from './parquet-frame.js'
+import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from './parquet/parquet-frame.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../core/limits.js'
 import { detectTable, RULES_TABLE, shownColumn, type ColumnSpec, type ColumnType, type TableSpec } from '../core/tables.js'
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
 import type { DecodeBinary, DecodedBatch } from '../exports/binary-decoder.js'
-import type { FileRef } from '../exports/parquet-frame.js'
+import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read-export.js'
 import { decodeTimeoutMs } from './settings.js'
 
@@ -24,7 +24,11 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     transferList: buffer ? [buffer] : [],
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
   })
-  const fail = (why: string) => new EtlError('EXPORT_MALFORMED', `read: ${name} is not ${what} (${why})`)
+  // Text that is not UTF-8 is said as a JSONL or CSV file's is.
+  const fail = (why: string) => {
+    const utf8 = /^not valid UTF-8: (.*)$/.exec(why)
+    return new EtlError('EXPORT_MALFORMED', utf8 ? `read: ${name} is not valid UTF-8 (${utf8[1]})` : `read: ${name} is not ${what} (${why})`)
+  }
   let group = 0
   // What the worker says is kept until asked for: it may fail while a batch is still being checked
   // here (a message with no listener would be lost, and an 'error' with none would crash the process).

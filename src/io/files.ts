@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import { chooseNewest, effectiveDateOf, releaseFileName } from '../fetch/archive.js'
 import type { OutputFile } from '../build/build.js'
 import { EtlError } from '../core/errors.js'
-import type { FileRef, RangeReader } from '../exports/parquet-frame.js'
+import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { RangeBuffer } from '../exports/parquet-groups.mjs'
 import type { ExportChunks } from '../validate/options.js'
 import { describeFsError } from './fs-errors.js'
@@ -145,9 +145,9 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<E
   checkSize(path, st.size, maxBytes)
   if (st.size === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
   // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
-  // read the chunks, and how to read it again (the clean proof reads first); a stream is opened only when read.
+  // read the chunks; a stream is opened only when read.
   const file = fileRef(path, st.size)
-  return Object.assign(chunksOf(path, maxBytes), { file, again: () => chunksOf(path, maxBytes) })
+  return Object.assign(chunksOf(path, maxBytes), { file })
 }
 
 function chunksOf(path: string, maxBytes: number): AsyncGenerator<Uint8Array> {

@@ -12,8 +12,9 @@ import { historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
 import { startRulesHistory } from '../history/rules-history.js'
 import { listReleases } from './files.js'
-import { startPool } from './history-pool.js'
-import type { BuiltRelease } from './history-tasks.js'
+import { runHistoryTask, type BuiltRelease, type HistoryTask } from './history-tasks.js'
+import { ioSettings } from './settings.js'
+import { startWorkerPool } from './worker-pool.js'
 import { openStaging } from './output-folder.js'
 
 // A history folder holds history.json, history.csv, the rules_history table, its card and manifest, and one folder per release.
@@ -57,7 +58,11 @@ export async function buildHistory(archive: string, out: string, options: Histor
   await options.onStart?.(releases.length)
   // The whole history is one output set: written beside the old one, switched to when complete.
   const staging = await openStaging(out, historyOwnership, { force })
-  const pool = startPool()
+  // Each release built on a core of its own (workers/history-worker.ts), with this thread's settings.
+  const pool = startWorkerPool<HistoryTask, BuiltRelease>(new URL('./workers/history-worker.js', import.meta.url), {
+    workerData: { settings: { ...ioSettings } },
+    inline: runHistoryTask,
+  })
   const createdBy = `${TOOL.name} version ${TOOL.version}`
   try {
     const started = performance.now()
@@ -68,7 +73,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       let outcome: BuiltRelease | EtlError
       try {
         const task = { kind: 'build', name: release.name, path: release.path, sha256: release.sha256, arrow: arrow, outDir: join(staging.dir, folders[i]!), shownDir: join(out, folders[i]!) } as const
-        outcome = await pool.run<BuiltRelease>(task, () => (t0 = performance.now()))
+        outcome = await pool.run(task, () => (t0 = performance.now()))
       } catch (e) {
         // A release that does not build is a row of the table; a folder that cannot be written ends the run.
         if (!(e instanceof EtlError) || e.code === 'OUTPUT_UNWRITABLE') throw e

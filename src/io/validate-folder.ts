@@ -8,24 +8,23 @@ import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES } from '../core/tables.js'
 import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
-import { nodeFileProof } from './proof/file-proof.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
 const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|ndjson|csv|arrow|feather)$`, 'i')
 
-/** How to validate: count warnings as errors; run every check on every row, never the clean proof first. */
+/** How to validate: count warnings as errors (`exact` is kept for earlier callers and changes nothing). */
 export interface ValidateHow {
   strict: boolean
-  exact: boolean
+  exact?: boolean
 }
 
 /**
  * Validate one file (CR text or an export) by its path, read with the Node edges: sizes capped,
- * Parquet by ranges, rules exports proved clean on every core. A companion file is checked against
+ * Parquet by ranges. A companion file is checked against
  * the rules export beside it (or `rulesFile`, or `knownRules`). EtlError when it cannot be read.
  */
-export async function validateFile(file: string, { strict, exact }: ValidateHow, rulesFile?: string, knownRules?: KnownRules): Promise<Report> {
+export async function validateFile(file: string, { strict }: ValidateHow, rulesFile?: string, knownRules?: KnownRules): Promise<Report> {
   if (sourceKindOf(file) === 'cr-text') {
     const { validateText } = await import('../validate/validate.js')
     return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
@@ -33,7 +32,7 @@ export async function validateFile(file: string, { strict, exact }: ValidateHow,
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const rules = knownRules ? null : (rulesFile ?? companionRulesFile(file))
   const known = knownRules ?? (rules === null ? undefined : await readKnownRules(rules))
-  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, exact, fileProof: nodeFileProof, ...(known ? { knownRules: known } : {}) })
+  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
 }
 
 /**

@@ -25,7 +25,7 @@ export async function validateSource(name: string, bytes: Uint8Array, options: V
   const chunks = async function* () {
     yield bytes
   }
-  return validateExportStream(name, Object.assign(chunks(), { again: chunks }), options)
+  return validateExportStream(name, chunks(), options)
 }
 
 /** Validate CR text: parse it in memory, then every check. */

@@ -3,6 +3,7 @@
 // Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
 // decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the table. Plain JavaScript: the same file runs from src/ (tests)
 // and dist/ (the CLI).
+import { isUtf8 } from 'node:buffer'
 import { parentPort, workerData } from 'node:worker_threads'
 import { packColumn, transfers } from '../../exports/packed-columns.mjs'
 
@@ -12,8 +13,9 @@ const { format, buffer, path, maxTextBytes } = workerData
 // Wait until the reader has taken the previous batch.
 const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
 // Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
-const send = (batch) => {
+const send = (batch, firstRow = 0) => {
   const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
+  columns.forEach((c, i) => requireUtf8(c, batch.names[i], firstRow))
   parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
 }
 
@@ -25,9 +27,22 @@ async function decodeParquet() {
     const { columns, rowCount } = await decodeRowGroup(source, group)
     // One row group ahead: this one was decoded while the reader checked the last; send it when asked.
     if (group > 0) await asked()
-    send({ names: source.names, columns, rowCount, types: null, group, last: group === groups - 1 })
+    send({ names: source.names, columns, rowCount, types: null, group, last: group === groups - 1 }, source.rowStarts[group])
   }
   if (groups === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, last: true })
+}
+
+/**
+ * Parquet text is UTF-8 bytes here, as in a JSONL or CSV file, and is refused as they are when it is
+ * not valid UTF-8 (never read as U+FFFD): the error names the column and the first row.
+ */
+function requireUtf8(column, name, firstRow) {
+  const strings = column.kind === 'strings' ? column : column.kind === 'lists' ? column.items : null
+  if (strings === null || isUtf8(strings.bytes)) return
+  let at = 0
+  while (isUtf8(strings.bytes.subarray(strings.starts[at], strings.starts[at + 1]))) at++
+  const row = column.kind === 'lists' ? column.listStarts.findLastIndex((start) => start <= at) : at
+  throw new Error(`not valid UTF-8: column ${name}, row ${firstRow + row + 1}`)
 }
 
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)

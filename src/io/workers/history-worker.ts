@@ -1,4 +1,4 @@
-// A worker of `history`: builds a release and writes its folder, for the main thread (history-pool.ts),
+// A worker of `history`: builds a release and writes its folder, for the main thread (history-run.ts, through worker-pool.ts),
 // with the settings the main thread has.
 import { parentPort, workerData } from 'node:worker_threads'
 import { runHistoryTask, type HistoryTask } from '../history-tasks.js'

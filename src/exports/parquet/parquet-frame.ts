@@ -1,10 +1,10 @@
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
-import { parquetHeader } from 'hyparquet/src/column.js'
-import { EtlError } from '../core/errors.js'
-import { MAX_PAGE_BYTES } from '../core/limits.js'
+import { EtlError } from '../../core/errors.js'
+import { MAX_PAGE_BYTES } from '../../core/limits.js'
+import { readPageHeader, type PageHeader } from './page-header.js'
 
-// A Parquet file's frame checked before anything is decoded: its footer and every page header, for
-// the exact path (read-export.ts) and the clean proof (io/prove-parquet.ts), which loads only this.
+// A Parquet file's frame checked before anything is decoded (read-export.ts): its footer and every
+// page header, whose sizes hyparquet trusts.
 
 /** Ranges of an open file, read synchronously (io/files.ts opens them). */
 export interface RangeReader {
@@ -45,8 +45,7 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
     if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return read(0, size)
     const footerBytes = read(size - 8 - footer, footer + 8)
     // Only the page headers are read, each in a window where it stands (grown while it does not
-    // parse): reading every chunk whole to walk them was the whole file, read on one thread before
-    // any proof began (~60 ms at 3M rows).
+    // parse), not every column chunk whole.
     let window = new Uint8Array(firstWindow)
     const headerAt: PageHeaderAt = (start, chunkSize, offset) => {
       for (let length = Math.min(firstWindow, chunkSize - offset); ; length = Math.min(length * 8, chunkSize - offset)) {
@@ -54,7 +53,7 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
         readInto(window, start + offset, length)
         const reader = { view: new DataView(window.buffer, 0, length), offset: 0 }
         try {
-          return { header: parquetHeader(reader), length: reader.offset }
+          return { header: readPageHeader(reader), length: reader.offset }
         } catch (e) {
           // Over the rest of the chunk it fails as over the whole chunk (a header is read forward only).
           if (length >= chunkSize - offset) throw e
@@ -78,15 +77,15 @@ const HEADER_WINDOW = 1024
 
 /**
  * The page header at `offset` of the column chunk at `start` (of `size` bytes), and its length:
- * parquetHeader's, and what it throws, as over the whole chunk.
+ * readPageHeader's, and what it throws, as over the whole chunk.
  */
-export type PageHeaderAt = (start: number, size: number, offset: number) => { header: ReturnType<typeof parquetHeader>; length: number }
+export type PageHeaderAt = (start: number, size: number, offset: number) => { header: PageHeader; length: number }
 
 /** PageHeaderAt over a whole file in memory. */
 export function headerIn(file: ArrayBuffer): PageHeaderAt {
   return (start, size, offset) => {
     const reader = { view: new DataView(file, start, size), offset }
-    const header = parquetHeader(reader)
+    const header = readPageHeader(reader)
     return { header, length: reader.offset - offset }
   }
 }

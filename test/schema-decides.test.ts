@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cli } from './helpers/cli.js'
+import { REPO } from './helpers/shared.js'
+
+// The JSON Schemas in schemas/ decide what a valid row is: a copy of the toolkit built with an edited
+// schema (a maxLength on a rule's text, a new value of rules_history's change) gives other verdicts
+// on the same files, and the toolkit as it is keeps its own.
+describe('the schemas decide', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'schema-edit-'))
+  for (const part of ['src', 'schemas', 'scripts', 'package.json', 'tsconfig.json']) cpSync(join(REPO, part), join(copy, part), { recursive: true })
+  symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'))
+  const edit = (file: string, change: (schema: { properties: Record<string, Record<string, unknown>> }) => void) => {
+    const path = join(copy, 'schemas', file)
+    const schema = JSON.parse(readFileSync(path, 'utf8'))
+    change(schema)
+    writeFileSync(path, JSON.stringify(schema, null, 2))
+  }
+  edit('rule.schema.json', (s) => void (s.properties.text!.maxLength = 20000))
+  edit('rules-history.schema.json', (s) => void (s.properties.change!.enum as string[]).push('renamed'))
+
+  const data = mkdtempSync(join(tmpdir(), 'schema-rows-'))
+  const rule = (number: string, text: string, index: number) => ({ number, text, examples: [], index })
+  const rules = join(data, 'rules.jsonl')
+  writeFileSync(rules, [rule('100.1', 'A rule.', 0), rule('100.2', 'x'.repeat(30_000), 1)].map((r) => JSON.stringify(r)).join('\n') + '\n')
+  const history = join(data, 'rules_history.jsonl')
+  const historyRow = { release: '2026-08-07', ...rule('100.1', 'A rule.', 0), rule_id: '2026-08-07:100.1', previous_number: null, change: 'renamed' }
+  writeFileSync(history, JSON.stringify(historyRow) + '\n')
+
+  const schemaFindings = (cliPath: string, file: string) => {
+    const run = spawnSync(process.execPath, [cliPath, 'validate', file, '--json'], { encoding: 'utf8', timeout: 60_000 })
+    const report = JSON.parse(run.stdout)
+    return { status: run.status, schema: report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; message: string }) => `${d.number}: ${d.message}`) }
+  }
+
+  it('as built: a 30,000-character text is valid, a change "renamed" is not', () => {
+    expect(schemaFindings(join(REPO, 'dist/bin/cli.js'), rules)).toEqual({ status: 0, schema: [] })
+    const h = schemaFindings(join(REPO, 'dist/bin/cli.js'), history)
+    expect(h.status).toBe(1)
+    expect(h.schema).toEqual([expect.stringMatching(/^100\.1: .*\/change.*must be equal to one of the allowed values/)])
+  })
+
+  it('built from the edited schemas: the long text is refused by its maxLength, "renamed" is accepted', () => {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: copy, encoding: 'utf8', timeout: 180_000 })
+    expect(build.status, build.stderr).toBe(0)
+    const edited = join(copy, 'dist/bin/cli.js')
+    const r = schemaFindings(edited, rules)
+    expect(r.status).toBe(1)
+    expect(r.schema).toEqual([expect.stringMatching(/^100\.2: .*\/text.*must NOT have more than 20000 characters/)])
+    expect(schemaFindings(edited, history)).toMatchObject({ schema: [] })
+    // The toolkit as it is still answers as before.
+    expect(cli(['validate', rules]).status).toBe(0)
+  }, 240_000)
+})

@@ -11,7 +11,7 @@ CLI := dist/bin/cli.js
 SOURCES := $(shell find src schemas scripts/compile-schemas.mjs scripts/copy-mjs.mjs scripts/bundle-cli.mjs -type f -not -path 'src/generated/*') package.json tsconfig.json
 TEST_RESULTS := node_modules/.cache/mtg-rules-etl/test-results.json
 
-.PHONY: all build dataset test fuzz bench validate release history clean
+.PHONY: all build dataset test fuzz bench validate release history site clean
 
 all: dataset
 
@@ -58,6 +58,12 @@ fuzz: build
 # Speed and memory against the targets; writes bench.json (a script, not a test).
 bench: build
 	node --max-old-space-size=8192 scripts/bench.mjs
+
+# The website of out/ (or SITE_FROM=out-history for the history's): site/index.html opens from disk.
+SITE_FROM ?= $(OUT)
+site: build
+	@test -d "$(SITE_FROM)" || { echo 'make site: $(SITE_FROM) is missing: run make dataset (or make history and SITE_FROM=$(HISTORY_OUT)) first' >&2; exit 2; }
+	node $(CLI) site "$(SITE_FROM)" --out site
 
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { REPO } from './helpers/shared.js'
 
 // The stages of src/, in the order the data flows: a stage imports only the stages before it.
-const STAGES = ['core', 'text', 'checks', 'exports', 'build', 'validate', 'history', 'fetch', 'io', 'cli']
+const STAGES = ['core', 'text', 'checks', 'exports', 'build', 'validate', 'history', 'fetch', 'site', 'io', 'cli']
 // What only the Node edges may use.
 const NODE_EDGES = /(?:from\s+|import\s*\(\s*)['"]node:(?:fs|fs\/promises|worker_threads)['"]|process\.env\b/
 const SRC = join(REPO, 'src')

@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<
   previous: () => import('./previous.js'),
   fetch: () => import('./fetch.js'),
   lineage: () => import('./lineage.js'),
+  site: () => import('./site.js'),
 }
 
 // A mistake in the arguments: one line on stderr, with the usage of the command.

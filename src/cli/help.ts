@@ -28,6 +28,17 @@ Options:
   --strict          count warnings as errors
   --rules FILE      the rules export a companion table is checked against (default: rules.* beside it)
   --exact           no effect (kept for scripts of earlier releases: every run checks every row)`,
+  site: `Usage: mtg-rules site DIR [--out DIR] [--force]
+
+Write a static website of a dataset folder (as build writes it) or a history folder (as history
+writes it): home, a page per chapter and per section (every rule an anchor, every citation a
+link), the glossary and search; from a history folder also each rule's timeline, a page per
+release, a chart and a compare page. Relative links only: it works from file:// and any host.
+
+Options:
+  --out DIR         output folder (default site); replaced as a whole, atomically
+  --force           replace the folder whole even when it holds what this tool cannot prove it
+                    wrote: every file and folder in it is removed`,
   diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code]
 
 Compare two releases (CR texts or rules exports): unchanged, typography-only, edited, added, removed

@@ -41,7 +41,7 @@ export function extractReferences(text: string, source: string, line?: number): 
  * `hasDigit`: the caller knows the text holds a digit (else it is looked for first); `from`: it knows
  * no citation's keyword starts before there.
  */
-export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string) => void, hasDigit = false, from = 0): void {
+export function forEachReference(text: string, visit: (target: string, kind: ReferenceKind, span: string, start: number) => void, hasDigit = false, from = 0): void {
   // Most texts cite nothing: without a digit there is nothing to find.
   if (!hasDigit && !HAS_DIGIT.test(text)) return
   // exec, not matchAll: no iterator and match array kept per text (KEYWORD is used nowhere else).
@@ -62,19 +62,37 @@ export function forEachReferenceAfter(text: string, keywords: Int32Array, count:
 }
 
 /** The citations from `at`, just past a keyword and its whitespace: a list, ranges expanded. */
-function citationsAfter(text: string, at: number, section: boolean, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
+function citationsAfter(text: string, at: number, section: boolean, visit: (target: string, kind: ReferenceKind, span: string, start: number) => void): void {
   const pattern = section ? CHAPTER_OR_SECTION_REF : RULE_REF
   for (;;) {
     pattern.lastIndex = at
     const m = pattern.exec(text)
     if (!m) break
     const span = m[0]
-    for (const target of expand(m[1]!, m[2])) visit(target, kindOf(target), span)
+    for (const target of expand(m[1]!, m[2])) visit(target, kindOf(target), span, m.index)
     at = pattern.lastIndex
     SEPARATOR.lastIndex = at
     if (!SEPARATOR.exec(text)) break
     at = SEPARATOR.lastIndex
   }
+}
+
+/** A citation as written in a text: where it stands, and its targets (a range's in order). */
+export interface CitationSpan {
+  start: number
+  end: number
+  targets: { target: string; kind: ReferenceKind }[]
+}
+
+/** Every citation of `text` with its place, in order (what extractReferences finds, by span). */
+export function citationSpans(text: string): CitationSpan[] {
+  const spans: CitationSpan[] = []
+  forEachReference(text, (target, kind, span, start) => {
+    const last = spans.at(-1)
+    if (last?.start === start) last.targets.push({ target, kind })
+    else spans.push({ start, end: start + span.length, targets: [{ target, kind }] })
+  })
+  return spans
 }
 
 /** The kind of a target citationsAfter gives: a rule number, a section (three digits) or a chapter. */

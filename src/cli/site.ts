@@ -1,0 +1,31 @@
+import { parseArgs } from 'node:util'
+import { EtlError } from '../core/errors.js'
+import { openStaging } from '../io/output-folder.js'
+import { readSiteInput } from '../io/site-input.js'
+import { buildSite } from '../site/build-site.js'
+import { ok, type CommandResult } from './_shared.js'
+
+// What a site folder holds: its pages and assets (anything else in it is not ours).
+const SITE_FOLDERS = new Set(['assets', 'chapters', 'rules', 'timeline', 'releases'])
+const siteOwnership = (name: string, isDirectory: boolean) => (isDirectory ? SITE_FOLDERS.has(name) : /\.html$/.test(name))
+
+/** mtg-rules site */
+export async function run(args: string[]): Promise<CommandResult> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string', default: 'site' }, force: { type: 'boolean', default: false } } })
+  if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules site: expected one DIR (a dataset or history folder), got ${positionals.length}`)
+  const started = performance.now()
+  const input = await readSiteInput(positionals[0]!)
+  const files = buildSite(input)
+  // Thousands of small pages: synced as a whole by the switch, not one fsync each.
+  const staging = await openStaging(values.out, siteOwnership, { force: values.force })
+  try {
+    for (const f of files) await staging.write(f.path, f.bytes, false)
+  } catch (e) {
+    staging.abort()
+    throw e
+  }
+  const note = staging.commit()
+  const pages = files.filter((f) => f.path.endsWith('.html')).length
+  const seconds = (performance.now() - started) / 1000
+  return ok('', `site: wrote ${pages} pages and ${files.length - pages} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
+}

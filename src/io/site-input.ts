@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { EtlError } from '../core/errors.js'
+import type { Report } from '../core/report.js'
+import type { RuleRow } from '../core/types.js'
+import { readExport } from '../exports/read-export.js'
+import type { GlossaryEntry, HistoryRow, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
+import { describeFsError } from './fs-errors.js'
+import { MAX_EXPORT_BYTES, readInputFile } from './files.js'
+
+/**
+ * What the site is made from, read from a dataset folder (as `build` writes it) or a history folder
+ * (as `history` writes it: the newest release's folder, and rules_history). The tables are read with
+ * the library's readers (JSONL, else Parquet, else CSV); EtlError when the folder is not one of these.
+ */
+export async function readSiteInput(dir: string): Promise<SiteInput> {
+  if (!isFolder(dir)) throw new EtlError('INPUT_MISSING', `site: ${dir} is not a folder`)
+  const historyTable = tableFile(dir, 'rules_history')
+  const releaseDir = historyTable ? newestReleaseFolder(dir) : dir
+  const release = await readRelease(releaseDir)
+  const history = historyTable ? ((await records(historyTable)) as unknown as HistoryRow[]) : undefined
+  return { release, ...(history ? { history } : {}), searchLibrary: searchLibrary() }
+}
+
+async function readRelease(dir: string): Promise<SiteRelease> {
+  const manifest = readJson(join(dir, 'manifest.json')) as { source?: { file?: string; sha256?: string; effectiveDate?: string } }
+  const report = readJson(join(dir, 'report.json')) as Report
+  const need = (table: string) => {
+    const file = tableFile(dir, table)
+    if (!file) throw new EtlError('INPUT_MISSING', `site: ${dir} holds no ${table} table (${table}.jsonl, .parquet or .csv): not a dataset folder`)
+    return file
+  }
+  const rules = (await records(need('rules'))) as unknown as RuleRow[]
+  const places = new Map((await records(need('rules_meta'))).map((m) => [String(m.number), m as unknown as RulePlace]))
+  const glossary = (await records(need('glossary'))) as unknown as GlossaryEntry[]
+  return {
+    effective: manifest.source?.effectiveDate ?? 'unknown',
+    sourceFile: manifest.source?.file ?? 'unknown',
+    sha256: manifest.source?.sha256 ?? 'unknown',
+    rules,
+    places,
+    glossary,
+    report,
+  }
+}
+
+/** A table's rows; EtlError when its file cannot be read or has errors of form. */
+async function records(file: string): Promise<Record<string, unknown>[]> {
+  const format = file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.parquet') ? 'parquet' : 'csv'
+  const read = await readExport(file, await readInputFile(file, MAX_EXPORT_BYTES), format)
+  const error = read.diagnostics.find((d) => d.severity === 'error')
+  if (error) throw new EtlError('EXPORT_MALFORMED', `site: ${file}: ${error.message} (validate it for the whole report)`)
+  return read.records.map((r) => r.record)
+}
+
+function tableFile(dir: string, table: string): string | null {
+  for (const ext of ['jsonl', 'parquet', 'csv']) {
+    const path = join(dir, `${table}.${ext}`)
+    if (existsSync(path)) return path
+  }
+  return null
+}
+
+/** A history folder's newest release: its YYYY-MM-DD folders, the last that holds a dataset. */
+function newestReleaseFolder(dir: string): string {
+  const releases = readdirSync(dir)
+    .filter((n) => /^\d{4}-\d{2}-\d{2}$/.test(n) && existsSync(join(dir, n, 'manifest.json')))
+    .sort()
+  if (releases.length === 0) throw new EtlError('INPUT_MISSING', `site: ${dir} holds rules_history but no release folder (YYYY-MM-DD/) with a dataset`)
+  return join(dir, releases.at(-1)!)
+}
+
+function readJson(path: string): unknown {
+  let text
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new EtlError('INPUT_MISSING', `site: cannot read ${path}: ${describeFsError(e)}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new EtlError('EXPORT_MALFORMED', `site: ${path} is not JSON (${(e as Error).message})`)
+  }
+}
+
+const isFolder = (dir: string) => {
+  try {
+    return statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * minisearch's browser build (dist/umd/index.js, the file its README loads in a script tag: it
+ * defines window.MiniSearch), shipped in the site as it is. Found beside the package's main file
+ * (its exports map names only the modules).
+ */
+function searchLibrary(): string {
+  const main = createRequire(import.meta.url).resolve('minisearch')
+  return readFileSync(join(dirname(main), '..', 'umd', 'index.js'), 'utf8')
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { escapeHtml, html, raw } from '../src/site/html.js'
+import { buildSite } from '../src/site/build-site.js'
+import type { SiteInput } from '../src/site/site-input.js'
+
+const hostile = '<script>alert("x")</script> & \'q\' "r" \u0001\u0007\u007f\u0085 rule 100.1'
+
+describe('the site’s one escaping helper', () => {
+  it('escapes every byte of text that HTML gives a meaning to, and shows control characters', () => {
+    expect(escapeHtml(hostile)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; &quot;r&quot; \u2401\u2407\u2421\ufffd rule 100.1')
+    expect(escapeHtml('tab\tand\nnewline')).toBe('tab\tand\nnewline')
+    expect(html`<p title="${hostile}">${hostile}</p>`.value).toBe(`<p title="${escapeHtml(hostile)}">${escapeHtml(hostile)}</p>`)
+    // Markup made by html (and lists of it) is kept; only raw() passes a string through.
+    expect(html`<ul>${['a<', 'b'].map((x) => html`<li>${x}</li>`)}</ul>`.value).toBe('<ul><li>a&lt;</li><li>b</li></ul>')
+    expect(html`${raw('<br>')}${'<br>'}`.value).toBe('<br>&lt;br&gt;')
+  })
+
+  it('no text of a dataset reaches a page unescaped: rule text, examples, glossary, source file name, diagnostics', () => {
+    const input: SiteInput = {
+      release: {
+        effective: '2026-08-07',
+        sourceFile: `Magic<script>.txt`,
+        sha256: '"><script>',
+        rules: [
+          { number: '100.1', text: hostile, examples: [hostile], index: 0 },
+          { number: '100.1a', text: `See rule 100.1 and rule 999.9. ${hostile}`, examples: [], index: 1 },
+        ],
+        places: new Map([
+          ['100.1', { chapter: '1', chapter_title: 'Game <b>Concepts</b>', section: '100', section_title: 'General & more' }],
+          ['100.1a', { chapter: '1', chapter_title: 'Game <b>Concepts</b>', section: '100', section_title: 'General & more' }],
+        ]),
+        glossary: [{ term: '<img src=x>', definition: hostile, see: [], obsolete: false }],
+        report: {
+          valid: true,
+          strict: false,
+          source: { file: 'x', kind: 'cr-text', table: 'rules', rows: 2 },
+          notes: [],
+          counts: { errors: 0, warnings: 1, byCode: { 'dangling-reference': 1 } },
+          diagnostics: [{ code: 'dangling-reference', severity: 'warning', message: `100.1a cites 999.9 (“999.9”), which does not exist <script>`, number: '100.1a', params: { target: '999.9', span: '999.9' } }],
+        } as unknown as SiteInput['release']['report'],
+      },
+      searchLibrary: '/* minisearch */',
+    }
+    const files = buildSite(input)
+    const text = (path: string) => new TextDecoder().decode(files.find((f) => f.path === path)!.bytes)
+    for (const f of files.filter((f) => f.path.endsWith('.html'))) {
+      const page = new TextDecoder().decode(f.bytes)
+      expect(page, f.path).not.toMatch(/<script>|<img|<b>|[\u0001\u0007\u007f\u0085]/)
+      // Every <script> element the site writes loads a file of its own.
+      expect([...page.matchAll(/<script[^>]*>/g)].every((m) => /^<script src="[^"]+">$/.test(m[0])), f.path).toBe(true)
+    }
+    const section = text('rules/100.html')
+    expect(section).toContain('<a href="../rules/100.html#100.1">100.1</a>')
+    expect(section).toContain('<span class="dangling" title="100.1a cites 999.9 (“999.9”), which does not exist &lt;script&gt;">999.9</span>')
+    // The search index is a script: no text in it can close the element.
+    expect(text('assets/search-index.js')).not.toContain('</script')
+  })
+})

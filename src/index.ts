@@ -22,7 +22,7 @@ export { glossaryRows, rulesMetaRows, referenceRows } from './build/companions.j
 export { writeParquet } from './exports/parquet-write.js'
 export { writeJsonl } from './exports/jsonl-write.js'
 export { writeCsv, csvField } from './exports/csv-write.js'
-export { openExport, readExport, detectTable } from './exports/read-export.js'
+export { openExport, readExport, detectTable } from './exports/read/read-export.js'
 export { makeManifest } from './exports/manifest.js'
 export { makeReport } from './core/report.js'
 export { renderDatasetCard } from './exports/card.js'

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { csvRecords } from '../src/exports/csv-records.js'
+import { csvRecords } from '../src/exports/read/csv-records.js'
 
 async function* pieces(text: string, cuts: number[]) {
   let at = 0

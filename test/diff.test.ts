@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
-import { diffReleases, similarity, type DiffSide } from '../src/history/diff.js'
+import { diffReleases, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { buildDataset } from '../src/build/build.js'
 import { cli } from './helpers/cli.js'
@@ -335,5 +335,44 @@ describe('diff of two exports in dataset folders', () => {
     const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
+  })
+})
+
+describe('one matcher across sections and rewrites (diff and history share it)', () => {
+  const real = (date: string): DiffSide => ({ label: date, rows: buildDataset('x.txt', readBytes(release(date).path)).rows, sectionTitles: new Map() })
+  const movedTo = (d: ReturnType<typeof diffReleases>, from: string) => d.moved.find((m) => m.from === from)?.to ?? null
+
+  it('links a rule moved to another section, nearly word for word, at the 2001 and 2009 rewrites and in 2024', () => {
+    // Each pair read in the two texts: the same sentence under a number of another section.
+    const early = diffReleases(real('2001-07-23'), real('2009-05-01'), { wordChanges: false })
+    expect([movedTo(early, '415.3'), movedTo(early, '406.2b'), movedTo(early, '409.3')]).toEqual(['213.5', '404.4a', '403.3'])
+    // The meld rules moved from 713 into 712 (the same text and a period).
+    const meld = diffReleases(real('2022-11-18'), real('2024-03-08'), { wordChanges: false })
+    expect([movedTo(meld, '713.2a'), movedTo(meld, '713.2b')]).toEqual(['712.5a', '712.5b'])
+    for (const d of [early, meld]) {
+      for (const m of d.moved) expect(m.similarity, `${m.from} → ${m.to}`).toBeGreaterThanOrEqual(0.8)
+    }
+  }, 60_000)
+
+  it('texts that differ only in the ASCII era’s `?` for quotes and dashes, `_italics_` or (TM) are typography, not edits', () => {
+    const d = diffReleases(real('2009-07-11'), real('2016-07-22'), { wordChanges: false })
+    // An independent reading: the letters, digits and the punctuation that is not typography.
+    // (An apostrophe dropped, `opponent's` → `opponents`, is a correction: each mark stands as one character.)
+    const plain = (s: string) => s.replace(/\((?:TM|R)\)|[™®_]/g, '').replace(/[?'"‘’“”—–-]/g, '·').replace(/\s+/g, ' ').trim()
+    const oldRows = real('2009-07-11').rows
+    const newRows = real('2016-07-22').rows
+    const onlyTypography = d.edited.filter((e) => plain(oldRows[e.oldIndex]!.text) === plain(newRows[e.newIndex]!.text) && oldRows[e.oldIndex]!.examples.join() === newRows[e.newIndex]!.examples.join())
+    expect(onlyTypography.map((e) => e.number)).toEqual([])
+    expect(d.counts.typography).toBeGreaterThan(100)
+  }, 60_000)
+
+  it('folds the ASCII era’s marks as the later texts write them', () => {
+    // Shapes read in 2009-05-01 and 2009-07-11 (README of the archive), against today's typography.
+    expect(typographyKey('a source matching that description?either a source')).toBe(typographyKey('a source matching that description—either a source'))
+    expect(typographyKey('a source matching that description -- either a source')).toBe(typographyKey('a source matching that description—either a source'))
+    expect(typographyKey('The _Magic_(TM) game')).toBe(typographyKey('The Magic™ game'))
+    expect(typographyKey("the active player?s opponents")).toBe(typographyKey('the active player’s opponents'))
+    // A real change of words or letters is not folded.
+    expect(typographyKey("the active player's opponent's")).not.toBe(typographyKey('the active player’s opponents'))
   })
 })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
 import { decode, splitLines } from '../src/text/decode.js'
-import { readExport } from '../src/exports/read-export.js'
+import { readExport } from '../src/exports/read/read-export.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000.

@@ -73,6 +73,26 @@ describe('mtg-rules history', () => {
     expect(failed.failure).toMatch(/^read: MagicCompRules 20240308\.txt is not a text file/)
     expect(run.stdout).toContain(`${broken.file}: read: MagicCompRules 20240308.txt is not a text file`)
   })
+
+  it('says why a release that builds did not validate: its error codes and counts', () => {
+    // 2025-02-07 with the line of 704.5a given twice: what validate finds in that text is what the table says.
+    const r = releases().find((x) => x.effective === '2025-02-07')!
+    const dir = mkdtempSync(join(tmpdir(), 'archive-'))
+    const lines = readFileSync(r.path, 'utf8').split('\r\n')
+    const at = lines.findIndex((l) => l.startsWith('704.5a '))
+    lines.splice(at, 0, lines[at]!)
+    writeFileSync(join(dir, r.file), lines.join('\r\n'))
+    const report = JSON.parse(cli(['validate', join(dir, r.file), '--json']).stdout)
+    const errors = Object.entries(report.counts.byCode as Record<string, number>).filter(([code]) => report.diagnostics.some((d: { code: string; severity: string }) => d.code === code && d.severity === 'error'))
+    expect(errors.length).toBeGreaterThan(0)
+    const out = mkdtempSync(join(tmpdir(), 'history-'))
+    const run = cli(['history', dir, '--out', out])
+    expect(run.status).toBe(1)
+    const [row] = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
+    const expected = `${report.counts.errors} validation error${report.counts.errors === 1 ? '' : 's'}: ${errors.sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1)).map(([code, n]) => `${n} ${code}`).join(', ')}`
+    expect([row.ok, row.failure]).toEqual([false, expected])
+    expect(run.stdout).toContain(`${r.file}: ${expected}`)
+  })
 })
 
 describe('the whole-history dataset: rules_history and lineage', () => {
@@ -156,7 +176,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     writeFileSync(file, lines.join('\n') + '\n')
     const report = JSON.parse(cli(['validate', file, '--json']).stdout)
     expect(report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; line: number; params: unknown }) => [d.number, d.line, d.params])).toEqual([
-      ['702.9a', at + 1, { instancePath: '/change' }],
+      ['702.9a', at + 1, { instancePath: '/change', release: '2024-03-08', releaseRow: at - rows.findIndex((r) => r.release === '2024-03-08') + 1 }],
     ])
   })
 
@@ -178,20 +198,55 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     writeFileSync(broken, lines.join('\n') + '\n')
     const bad = cli(['validate', broken, '--json'])
     expect(bad.status).toBe(1)
-    expect(JSON.parse(bad.stdout).diagnostics.filter((d: { code: string }) => d.code === 'lineage').map((d: { message: string; line: number }) => [d.message, d.line])).toEqual([
-      ['previous_number 701.99 is not a rule of the release before 2026-06-19', at + 1],
+    // Named by its release and its row within it, as well as its line in the file.
+    const releaseRow = at - rows.findIndex((r) => r.release === '2026-06-19') + 1
+    expect(JSON.parse(bad.stdout).diagnostics.filter((d: { code: string }) => d.code === 'lineage').map((d: { message: string; line: number; params: unknown }) => [d.message, d.line, d.params])).toEqual([
+      [`release 2026-06-19, row ${releaseRow}: previous_number 701.99 is not a rule of the release before 2026-06-19`, at + 1, { release: '2026-06-19', releaseRow }],
     ])
+    expect(rows[at - releaseRow + 1].release === '2026-06-19' && rows[at - releaseRow].release !== '2026-06-19').toBe(true)
   })
 
   it('mtg-rules lineage prints a rule’s versions over time', () => {
     const run = cli(['lineage', out, '701.5', '--at', '2026-06-19'])
     expect(run.status).toBe(0)
     const [first, firstNumber] = castNumbers[0]!
-    expect(run.stdout.split('\n')[0]).toBe(`rule 701.5 as of 2026-06-19: lineage ${first}:${firstNumber}, ${castNumbers.length} releases`)
+    expect(run.stdout.split('\n').slice(0, 3)).toEqual(['rule 701.5 as of 2026-06-19 (release 2026-06-19)', '', `lineage ${first}:${firstNumber}, ${castNumbers.length} releases`])
     expect(run.stdout).toContain('2026-06-19  701.5 (was 701.4)  moved\n    Cast\n')
     const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
     expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+  })
+
+  it('--at DATE answers only with a rule that held the number in the release in force on that date', () => {
+    // A number of the 2001 text that no release since 2009-07-11 gives: read from the rows.
+    const newestNumbers = new Set(rows.filter((r) => r.release === facts.at(-1)!.effective).map((r) => r.number))
+    const gone = rows.find((r) => r.release === '2001-07-23' && !newestNumbers.has(r.number) && !rows.some((x) => x.number === r.number && x.release >= '2009-07-11'))!
+    const lastRelease = rows.filter((r) => r.number === gone.number).map((r) => r.release).sort().at(-1)
+    const refused = cli(['lineage', out, gone.number, '--at', '2026-01-01'])
+    const inForce = facts.filter((f) => f.effective <= '2026-01-01').at(-1)!.effective
+    expect([refused.status, refused.stderr]).toEqual([2, `lineage: no rule ${gone.number} in the rules in force on 2026-01-01 (release ${inForce}); it was last in ${lastRelease}\n`])
+    // On a date when it held the number, it answers; a date before the first release has no rules at all.
+    const then = cli(['lineage', out, gone.number, '--at', '2001-12-31'])
+    expect([then.status, then.stdout.split('\n')[0]]).toEqual([0, `rule ${gone.number} as of 2001-12-31 (release 2001-07-23)`])
+    expect(cli(['lineage', out, gone.number, '--at', '1999-01-01']).stderr).toBe(`lineage: ${out} holds no release on or before 1999-01-01\n`)
+    // Without --at: the newest release does not have it; the last one that did is shown, and said so.
+    const last = cli(['lineage', out, gone.number])
+    expect(last.stdout.split('\n')[0]).toBe(`rule ${gone.number} is not in the rules in ${facts.at(-1)!.effective}, the newest release: it was last in ${lastRelease}, shown below`)
+  })
+
+  it('a number two rules hold in one release answers with both', () => {
+    // The real rows of 2026-08-07 with 702.19's number given to 702.20 as well (as 2024-09-20 gave 702.175 twice).
+    const newest = facts.at(-1)!.effective
+    const copy = mkdtempSync(join(tmpdir(), 'history-duplicate-'))
+    const trample = rows.find((r) => r.release === newest && r.number === '702.19')
+    const next = rows.find((r) => r.release === newest && r.number === '702.20')
+    const edited = rows.map((r) => (r === next ? { ...r, number: '702.19' } : r))
+    writeFileSync(join(copy, 'rules_history.jsonl'), edited.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const run = cli(['lineage', copy, '702.19', '--json'])
+    expect(run.status).toBe(0)
+    const json = JSON.parse(run.stdout)
+    expect(json.lineages.map((l: { rule_id: string }) => l.rule_id)).toEqual([trample.rule_id, next.rule_id])
+    expect(cli(['lineage', copy, '702.19']).stdout.split('\n')[0]).toBe(`rule 702.19 in ${newest}, the newest release: 2 rules hold this number (${trample.rule_id}, ${next.rule_id})`)
   })
 })
 

@@ -176,7 +176,7 @@ describe('a Parquet row group that fails while the one before is still being che
   it('is reported as what it is, not lost (waiting out the time limit) nor a crash', async () => {
     const { parquetMetadata } = await import('hyparquet')
     const { readPageHeader } = await import('../src/exports/parquet/page-header.js')
-    const { openExport } = await import('../src/exports/read-export.js')
+    const { openExport } = await import('../src/exports/read/read-export.js')
     const { RULES_TABLE } = await import('../src/core/tables.js')
     const { writeParquet } = await import('../src/exports/parquet-write.js')
     const bytes = writeParquet(RULES_TABLE, built.tables[0]!.rows, 'test', { rowGroupSize: 1500 })

@@ -24,13 +24,16 @@ const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, dan
 export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
   const out = boundedDiagnostics()
   let release: string | null = null
+  // Where the current release's rows begin: each finding names its release and its row within it.
+  let releaseStart = 0
+  const tagged = (list: readonly Diagnostic[]) => list.map((d) => inRelease(d, release, releaseStart))
   let session: ReturnType<typeof startChecks> | null = null
   let previousNumbers = new Set<string>()
   let numbers = new Set<string>()
   let ids = new Set<string>()
   const seenReleases = new Set<string>()
   const closeRelease = () => {
-    if (session) append(out, session.finish())
+    if (session) append(out, tagged(session.finish()))
     previousNumbers = numbers
     numbers = new Set()
     ids = new Set()
@@ -41,10 +44,10 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       if (line !== undefined) where.line = line
       if (typeof record.number === 'string') where.number = record.number
       const row = toCheckRow(record, where)
-      append(out, schemaDiagnostics('rules_history', record, where, reportedColumns))
       const rel = typeof record.release === 'string' ? record.release : null
       if (rel !== release) {
         closeRelease()
+        releaseStart = position
         if (rel !== null && release !== null && rel < release) out.push(diagnostics.historyOrder(`release ${rel} comes after ${release}: releases must be oldest first`, where))
         if (rel !== null && seenReleases.has(rel)) out.push(diagnostics.historyOrder(`release ${rel} appears in two runs of rows`, where))
         if (rel !== null) seenReleases.add(rel)
@@ -52,6 +55,8 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
         release = rel
         session = startChecks({ glossary: [], sections: [] }, PER_RELEASE)
       }
+      append(out, tagged(schemaDiagnostics('rules_history', record, where, reportedColumns)))
+      const at = out.length
       session!.visit(row)
       const number = typeof record.number === 'string' ? record.number : null
       if (number !== null) numbers.add(number)
@@ -66,10 +71,18 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       if (prev === null && change !== 'added' && typeof change === 'string') out.push(diagnostics.lineage(`change is ${change} but previous_number is null (only an added rule has none)`, where))
       if (typeof prev === 'string' && change === 'added') out.push(diagnostics.lineage(`change is added but previous_number is ${prev}`, where))
       if (typeof prev === 'string' && change === 'unchanged' && prev !== number) out.push(diagnostics.lineage(`change is unchanged but the number was ${prev}`, where))
+      for (let i = at; i < out.length; i++) if (out[i]!.omitted === undefined) out[i] = inRelease(out[i]!, release, releaseStart)
     },
     finish(): Diagnostic[] {
       closeRelease()
       return out
     },
   }
+}
+
+/** A finding of one release's rows, naming the release and the row within it (1-based). */
+function inRelease(d: Diagnostic, release: string | null, releaseStart: number): Diagnostic {
+  if (release === null || d.position === undefined || d.omitted !== undefined) return d
+  const row = d.position - releaseStart + 1
+  return { ...d, message: `release ${release}, row ${row}: ${d.message}`, params: { ...d.params, release, releaseRow: row } }
 }

@@ -1,5 +1,6 @@
-import { diffWords } from 'diff'
-import { parentNumber, parseRuleNumber, type RuleNumber } from '../core/rule-number.js'
+import { parentNumber } from '../core/rule-number.js'
+import { crossSectionPairs } from './cross-section.js'
+import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
 import type { RuleRow } from '../core/types.js'
 
 /** One release's rules, as the diff sees them. */
@@ -10,17 +11,8 @@ export interface DiffSide {
   sectionTitles: Map<string, string>
 }
 
-export interface WordChange {
-  op: 'equal' | 'insert' | 'delete'
-  text: string
-}
-
-/** One example of a rule, old and new, diffed on its own (null where there is none). */
-export interface ExampleChange {
-  old: string | null
-  new: string | null
-  changes: WordChange[] | null
-}
+export type { ExampleChange, WordChange } from './row-keys.js'
+import type { ExampleChange, WordChange } from './row-keys.js'
 
 export interface EditedRule {
   number: string
@@ -81,130 +73,6 @@ export interface DiffOptions {
   wordChanges?: boolean
 }
 
-// --- Text keys -------------------------------------------------------------------------------
-
-const WORD = /[\p{L}\p{N}]+/gu
-const words = (s: string) => s.toLowerCase().match(WORD) ?? []
-
-// Anything typographyKey would change: most rule texts have none of it.
-const TYPOGRAPHY = /[‘’‚‛′`“”„‟″‐‑‒–—―−…]|[^\S ]|\s\s|^\s|\s$/
-
-/** Quotes, dashes and white space folded: two texts equal here differ only in typography. */
-export function typographyKey(s: string): string {
-  if (!TYPOGRAPHY.test(s)) return s
-  return s
-    .replace(/[‘’‚‛′`]/g, "'")
-    .replace(/[“”„‟″]/g, '"')
-    .replace(/[‐‑‒–—―−]/g, '-')
-    .replace(/…/g, '...')
-    .replace(/[\s\u00a0]+/g, ' ')
-    .trim()
-}
-
-const contentOf = (r: RuleRow) => r.text + '\u0001' + r.examples.join('\u0002')
-
-/** Dice similarity of two texts' word multisets: 1 for the same words, 0 for none in common. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1
-  const interner = new Map<string, number>()
-  return diceOfIds(wordIds(a, interner), wordIds(b, interner))
-}
-
-function wordIds(text: string, interner: Map<string, number>): Int32Array {
-  const ws = words(text)
-  const ids = new Int32Array(ws.length)
-  ws.forEach((w, i) => {
-    let id = interner.get(w)
-    if (id === undefined) interner.set(w, (id = interner.size))
-    ids[i] = id
-  })
-  return ids.sort()
-}
-
-function diceOfIds(a: Int32Array, b: Int32Array): number {
-  if (a.length + b.length === 0) return 1
-  let i = 0
-  let j = 0
-  let common = 0
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common++
-      i++
-      j++
-    } else if (a[i]! < b[j]!) i++
-    else j++
-  }
-  return (2 * common) / (a.length + b.length)
-}
-
-function wordChanges(a: string, b: string): WordChange[] | null {
-  if (a === b) return null
-  return diffWords(a, b).map((c) => ({ op: c.added ? 'insert' : c.removed ? 'delete' : 'equal', text: c.value }))
-}
-
-/** Examples diffed one by one, by position; null when they are the same. */
-function exampleChanges(a: RuleRow, b: RuleRow): ExampleChange[] | null {
-  if (a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])) return null
-  const out: ExampleChange[] = []
-  for (let i = 0; i < Math.max(a.examples.length, b.examples.length); i++) {
-    const o = a.examples[i] ?? null
-    const n = b.examples[i] ?? null
-    out.push({ old: o, new: n, changes: o !== null && n !== null ? wordChanges(o, n) : null })
-  }
-  return out
-}
-
-// --- Rows as the matcher sees them -----------------------------------------------------------
-
-// The number's parts, the content key, the typography key and the word ids are computed on first
-// use: most rows of a consecutive pair match in step 1 (compared field by field) and never need them.
-class Prepared {
-  readonly section: string
-  #parsed: RuleNumber | null | undefined
-  #content: string | undefined
-  #typo: string | undefined
-  #ids: Int32Array | undefined
-  constructor(
-    readonly row: RuleRow,
-    readonly pos: number,
-    private readonly interner: Map<string, number>,
-  ) {
-    this.section = row.number.slice(0, 3)
-  }
-  get parsed(): RuleNumber | null {
-    if (this.#parsed === undefined) this.#parsed = parseRuleNumber(this.row.number)
-    return this.#parsed
-  }
-  get content(): string {
-    return (this.#content ??= contentOf(this.row))
-  }
-  get typo(): string {
-    return (this.#typo ??= typographyKey(this.content))
-  }
-  get ids(): Int32Array {
-    return (this.#ids ??= wordIds(this.row.text, this.interner))
-  }
-}
-
-const sameContent = (a: RuleRow, b: RuleRow) => a.text === b.text && a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])
-
-const prepare = (rows: RuleRow[], interner: Map<string, number>) => rows.map((row, pos) => new Prepared(row, pos, interner))
-
-const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
-}
-
-function duplicates(label: string, rows: RuleRow[]): string | null {
-  const seen = new Map<string, number>()
-  for (const r of rows) seen.set(r.number, (seen.get(r.number) ?? 0) + 1)
-  const dup = [...seen].filter(([, n]) => n > 1)
-  if (dup.length === 0) return null
-  const shown = dup.slice(0, 10).map(([number, n]) => `${number} (${n}×)`).join(', ')
-  return `${label} has duplicate rule numbers: ${shown}${dup.length > 10 ? `, … ${dup.length - 10} more` : ''}; they are matched by position and text`
-}
-
 const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
 
 /**
@@ -219,7 +87,8 @@ const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
  *    number, edited with `referencesRenumbered`);
  * 5. near matches, best first: the same number (in a section that did not move) is an edit; another
  *    number is a move only within the mapped section and, for a subrule, under the rule its parent
- *    rule became — so templated sentences of two keywords never swap.
+ *    rule became — so templated sentences of two keywords never swap;
+ * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too.
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
   const editThreshold = options.editThreshold ?? 0.5
@@ -318,7 +187,21 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     }
   }
 
+  // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites): moved.
+  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, numberNow()), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
+}
+
+/**
+ * Whether step 5 would have refused a pair by its parent rule: two subrules in the same (mapped)
+ * section whose parent rules did not become each other — as templated sentences of two keywords are.
+ */
+function templatedPair(sectionMap: Map<string, string>, ruleMap: Map<string, string>) {
+  return (o: Prepared, n: Prepared) => {
+    if ((sectionMap.get(o.section) ?? o.section) !== n.section || o.parsed?.letters === '' || n.parsed?.letters === '') return false
+    return ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)
+  }
 }
 
 /**
@@ -413,3 +296,4 @@ function assemble(
     lineage,
   }
 }
+export { similarity, typographyKey } from './row-keys.js'

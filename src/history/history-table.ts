@@ -16,7 +16,7 @@ export interface HistoryRow {
   failure: string | null
 }
 
-export function historyRowOf(file: string, outcome: { manifest: Manifest } | Error, seconds: number): HistoryRow {
+export function historyRowOf(file: string, outcome: { manifest: Manifest; errorCodes?: Record<string, number> } | Error, seconds: number): HistoryRow {
   const rounded = Math.round(seconds * 1000) / 1000
   if (outcome instanceof Error) {
     return { file, effectiveDate: null, ok: false, rules: null, examples: null, glossary: null, errors: null, warnings: null, seconds: rounded, failure: outcome.message }
@@ -32,8 +32,14 @@ export function historyRowOf(file: string, outcome: { manifest: Manifest } | Err
     errors: validation.errors,
     warnings: validation.warnings,
     seconds: rounded,
-    failure: validation.valid ? null : `${validation.errors} validation errors`,
+    failure: validation.valid ? null : failureOf(validation.errors, outcome.errorCodes ?? {}),
   }
+}
+
+/** Why a release did not validate: its error codes and counts, most first ("2 validation errors: 1 duplicate-number, 1 gap"). */
+function failureOf(errors: number, codes: Record<string, number>): string {
+  const byCode = Object.entries(codes).sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+  return `${errors} validation error${errors === 1 ? '' : 's'}${byCode.length ? `: ${byCode.map(([code, n]) => `${n} ${code}`).join(', ')}` : ''}`
 }
 
 const COLUMNS = ['effectiveDate', 'file', 'ok', 'rules', 'examples', 'glossary', 'errors', 'warnings', 'seconds', 'failure'] as const

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
 import type { DecodeBinary, DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
-import { wholeBuffer } from '../exports/read-export.js'
+import { wholeBuffer } from '../exports/read/read-export.js'
 import { decodeTimeoutMs } from './settings.js'
 
 /**

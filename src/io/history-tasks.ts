@@ -27,6 +27,8 @@ export interface BuiltRelease {
   rows: RuleRow[]
   effectiveDate: string | null
   valid: boolean
+  /** The release's error codes and how many of each (what its history row says when it failed). */
+  errorCodes: Record<string, number>
   /** The release's rules_history lines but for their lineage (null without an effective date). */
   prefixes: HistoryPrefixes | null
 }
@@ -40,7 +42,15 @@ export async function runHistoryTask(task: HistoryTask): Promise<BuiltRelease> {
   const result = buildDataset(task.name, bytes, arrow ? { arrow } : {})
   writeFilesInto(task.outDir, task.shownDir, result.files)
   const date = result.document.effectiveDate
-  return { manifest: result.manifest, rows: result.rows, effectiveDate: date, valid: result.report.valid, prefixes: date === null ? null : prefixesOf(date, result) }
+  const errorCodes = countErrorCodes(result.report.diagnostics)
+  return { manifest: result.manifest, rows: result.rows, effectiveDate: date, valid: result.report.valid, errorCodes, prefixes: date === null ? null : prefixesOf(date, result) }
+}
+
+/** How many errors of each code a report holds (its warnings aside; a strict build counts them as errors). */
+function countErrorCodes(diagnostics: { code: string; severity: string; omitted?: number }[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const d of diagnostics) if (d.severity === 'error') counts[d.code] = (counts[d.code] ?? 0) + (d.omitted ?? 1)
+  return counts
 }
 
 function prefixesOf(date: string, result: ReturnType<typeof buildDataset>): HistoryPrefixes {

@@ -229,7 +229,7 @@ function companionRulesFile(file: string): string | null {
 export async function readKnownRules(file: string): Promise<KnownRules> {
   const kind = sourceKindOf(file)
   if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
-  const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../exports/read-export.js'), import('../checks/companion.js')])
+  const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../exports/read/read-export.js'), import('../checks/companion.js')])
   const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
   if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
   const numbers: string[] = []

@@ -1,5 +1,5 @@
 import type { KnownRules } from '../checks/companion.js'
-import type { FileRef } from '../exports/read-export.js'
+import type { FileRef } from '../exports/read/read-export.js'
 
 /** How to validate an export. */
 export interface ValidateOptions {

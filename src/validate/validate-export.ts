@@ -1,5 +1,5 @@
 import { EtlError } from '../core/errors.js'
-import type { ExportFormat } from '../exports/read-export.js'
+import type { ExportFormat } from '../exports/read/read-export.js'
 import type { ExportChunks, ValidateOptions } from './options.js'
 import type { Report, SourceKind } from '../core/report.js'
 

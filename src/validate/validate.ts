@@ -3,7 +3,7 @@ import { EtlError, requireNamedBytes } from '../core/errors.js'
 import { normalizeRules } from '../text/normalize.js'
 import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
-import { readExport, type ExportRecords } from '../exports/read-export.js'
+import { readExport, type ExportRecords } from '../exports/read/read-export.js'
 import { makeReport, type Report } from '../core/report.js'
 import { exportFormatOf, sourceKindOf, validateExportStream, type ValidateOptions } from './validate-export.js'
 

@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream'
 import { parse as csvParser } from 'csv-parse'
-import { EtlError } from '../core/errors.js'
-import { MAX_CSV_RECORD } from '../core/limits.js'
+import { EtlError } from '../../core/errors.js'
+import { MAX_CSV_RECORD } from '../../core/limits.js'
 
 /** One CSV record: its fields, and the 1-based lines where it starts and ends. */
 export interface CsvRecord {

@@ -1,0 +1,54 @@
+import { diagnostics } from '../../core/diagnostics.js'
+import { RULES_TABLE, shownColumn, type ColumnType, type TableSpec } from '../../core/tables.js'
+import type { Diagnostic } from '../../core/types.js'
+import { PANDAS_INDEX } from './export-stream.js'
+
+// --- Columns -------------------------------------------------------------------------------
+
+const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
+
+/**
+ * How a file's columns map onto its table (rules: `__index_level_0__` read as `index`), with the
+ * missing, unknown and wrongly typed columns reported once each.
+ */
+export function columnMapping(table: TableSpec, columns: string[], parquetTypes?: Map<string, string>) {
+  const notes: string[] = []
+  const diags: Diagnostic[] = []
+  const names = table.columns.map((c) => c.name)
+  const present = new Set(columns)
+  const renameIndex = table === RULES_TABLE && !present.has('index') && present.has(PANDAS_INDEX)
+  if (renameIndex) notes.push(`column ${PANDAS_INDEX} was read as index (pandas layout)`)
+  if (table !== RULES_TABLE) notes.push(`read as the ${table.name} table`)
+  const sourceOf = (c: string) => (c === 'index' && renameIndex ? PANDAS_INDEX : c)
+  const known = new Set(names.map(sourceOf))
+  const missing = names.filter((c) => !present.has(sourceOf(c)))
+  const unknown = columns.filter((c) => !known.has(c))
+  if (missing.length > 0) diags.push(diagnostics.columns(`missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { missing }))
+  if (unknown.length > 0) {
+    if (unknown.length === columns.length) {
+      // No column of the table at all: perhaps not data (a link to a secrets file, a stray text
+      // file). Its first line is not echoed, only counted.
+      diags.push(diagnostics.columns(`none of the file's ${columns.length} column${columns.length > 1 ? 's are' : ' is'} a column of the ${table.name} table (their names are not shown: the file may not be data)`, { unknownCount: columns.length }))
+    } else {
+      const shown = unknown.map(shownColumn)
+      diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${shown.join(', ')}`, { unknown: shown }))
+    }
+  }
+  for (const c of table.columns) {
+    const got = parquetTypes?.get(sourceOf(c.name))
+    const expected = PARQUET_TYPE[c.type]
+    if (got !== undefined && got !== expected) {
+      diags.push(diagnostics.columns(`column ${sourceOf(c.name)} has type ${got}, expected ${expected}`, { column: sourceOf(c.name), type: got, expected }))
+    }
+  }
+  const map = (raw: Record<string, unknown>) => {
+    const record: Record<string, unknown> = {}
+    for (const c of names) {
+      const from = sourceOf(c)
+      if (from in raw) record[c] = raw[from]
+    }
+    return record
+  }
+  const reported = new Set([...missing.map(sourceOf), ...unknown, ...[...(parquetTypes ?? new Map()).keys()].filter((c) => diags.some((d) => d.params?.column === c))])
+  return { info: { table, notes, diagnostics: diags, reportedColumns: reported }, known, map }
+}

@@ -1,0 +1,61 @@
+import { EtlError } from '../../core/errors.js'
+import { detectTable, type ColumnSpec, type TableSpec } from '../../core/tables.js'
+import type { ExportRecord } from '../../core/types.js'
+import { csvRecords } from './csv-records.js'
+import { BATCH, PANDAS_INDEX, type ExportStream } from './export-stream.js'
+import { columnMapping } from './read-columns.js'
+
+// --- CSV -----------------------------------------------------------------------------------
+
+/** A CSV export as its text arrives: a header, then one record per row, typed by the table's columns. */
+export async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
+  const records = csvRecords(name, text)
+  const first = await records.next()
+  if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
+  const columns = first.value.fields
+  const table = detectTable(name, columns)
+  const mapping = columnMapping(table, columns)
+  const types = csvTypes(table)
+  async function* batches() {
+    let position = 0
+    let batch: ExportRecord[] = []
+    for await (const { fields, line, endLine } of records) {
+      if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
+      const raw: Record<string, unknown> = {}
+      for (let i = 0; i < columns.length; i++) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
+      batch.push({ record: mapping.map(raw), position: position++, line })
+      if (batch.length === BATCH) {
+        yield batch
+        batch = []
+      }
+    }
+    if (batch.length > 0) yield batch
+  }
+  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
+}
+
+function csvTypes(table: TableSpec): Map<string, ColumnSpec> {
+  const types = new Map<string, ColumnSpec>(table.columns.map((c) => [c.name, c]))
+  types.set(PANDAS_INDEX, { name: PANDAS_INDEX, type: 'int64' })
+  return types
+}
+
+// CSV holds only text: give each field the type its column declares, as write-csv writes it.
+function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
+  if (!column) return value
+  if (value === '' && column.nullable) return null
+  switch (column.type) {
+    case 'list<string>':
+      try {
+        return JSON.parse(value)
+      } catch {
+        return value
+      }
+    case 'int64':
+      return /^-?\d+$/.test(value) ? Number(value) : value
+    case 'bool':
+      return value === 'true' ? true : value === 'false' ? false : value
+    default:
+      return value
+  }
+}

@@ -1,0 +1,173 @@
+import { parquetMetadata } from 'hyparquet'
+import { BATCH, type ExportFormat, type ExportRecords, type ExportStream } from './export-stream.js'
+import { columnMapping } from './read-columns.js'
+import { openCsv } from './read-csv.js'
+import { openJsonl } from './read-jsonl.js'
+import { diagnostics } from '../../core/diagnostics.js'
+import { EtlError } from '../../core/errors.js'
+import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
+import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
+import { detectTable, RULES_TABLE, shownColumn, type ColumnSpec, type ColumnType, type TableSpec } from '../../core/tables.js'
+
+export { detectTable }
+import type { Diagnostic, ExportRecord } from '../../core/types.js'
+import { valueAt, type PackedColumn } from '../packed-columns.mjs'
+import { binaryDecoder, type DecodedBinary, type DecodedBatch } from '../binary-decoder.js'
+
+export type { ExportFormat, ExportRecord, ExportRecords, ExportStream } from './export-stream.js'
+export { PANDAS_INDEX } from './export-stream.js'
+export { MAX_JSONL_LINE, MAX_KEYS }
+
+/**
+ * Open an export from its bytes as they arrive: JSONL and CSV stream record by record; Parquet comes
+ * a row group at a time, read by ranges when `chunks.file` names a regular file (never whole), else
+ * from the bytes; Arrow is read whole. Tells which table the file holds (by its name, else by its columns).
+ * Malformed input throws EtlError EXPORT_MALFORMED, now or while the records are read.
+ */
+export async function openExport(name: string, format: ExportFormat, chunks: AsyncIterable<Uint8Array> & { file?: FileRef }): Promise<ExportStream> {
+  if (format === 'parquet' || format === 'arrow') {
+    try {
+      // A regular file of Parquet is read by ranges; anything else (a pipe, Arrow) whole.
+      if (format === 'parquet' && chunks.file) return await openParquetFile(name, chunks.file)
+      const bytes = await collect(chunks)
+      return await (format === 'parquet' ? openParquet(name, bytes) : openArrow(name, bytes))
+    } catch (e) {
+      // Whatever a damaged file makes the decoders throw (even a stack overflow) is one error line.
+      if (e instanceof EtlError) throw e
+      throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable ${format === 'parquet' ? 'Parquet' : 'Arrow IPC'} file (${(e as Error).message})`)
+    }
+  }
+  const text = utf8Text(name, chunks)
+  return format === 'jsonl' ? openJsonl(name, text) : openCsv(name, text)
+}
+
+/** Read a whole export from its bytes. */
+export async function readExport(name: string, bytes: Uint8Array, format: ExportFormat): Promise<ExportRecords> {
+  const stream = await openExport(name, format, (async function* () {
+    yield bytes
+  })())
+  const records: ExportRecord[] = []
+  for await (const batch of stream.batches) records.push(...batch)
+  return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
+}
+
+
+/** The whole file in a buffer of its own (it is moved to a worker later, so never the caller's). */
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = []
+  let size = 0
+  for await (const c of chunks) {
+    parts.push(c)
+    size += c.length
+  }
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  try {
+    for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true })
+    yield decoder.decode()
+  } catch (e) {
+    if (e instanceof EtlError) throw e
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not valid UTF-8`)
+  }
+}
+
+// --- Binary formats, decoded in a worker ---------------------------------------------------
+
+
+async function* columnBatches(
+  decoded: { takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
+  map: (raw: Record<string, unknown>) => Record<string, unknown>,
+  convert: (v: unknown) => unknown,
+) {
+  let offset = 0
+  const groups = (async function* () {
+    yield decoded.takeFirst()
+    yield* decoded.rest
+  })()
+  for await (const group of groups) {
+    for (let start = 0; start < group.rowCount; start += BATCH) {
+      const end = Math.min(group.rowCount, start + BATCH)
+      const batch: ExportRecord[] = []
+      for (let at = start; at < end; at++) {
+        const raw: Record<string, unknown> = {}
+        group.names.forEach((n, i) => (raw[n] = convert(valueAt(group.columns[i]!, at))))
+        batch.push({ record: map(raw), position: offset + at })
+      }
+      yield batch
+    }
+    offset += group.rowCount
+  }
+}
+
+/** The bytes' own ArrayBuffer when they fill it (no copy of a file of hundreds of megabytes), else a copy. */
+export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+}
+
+// --- Parquet -------------------------------------------------------------------------------
+
+async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStream> {
+  const magic = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
+  if (bytes.length < 12 || magic(0) !== 'PAR1' || magic(bytes.length - 4) !== 'PAR1') {
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
+  }
+  const file = wholeBuffer(bytes)
+  const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, headerIn(file))
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
+}
+
+/**
+ * A Parquet file on disk, read by ranges: the footer, then each column chunk once to check its page
+ * headers, then row groups in the worker. Never the whole file in memory (3M rows: 250 MB less). A
+ * footer that does not fit the file goes the in-memory way, for the same error.
+ */
+async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream> {
+  const checked = checkParquetFile(name, ref)
+  if (checked instanceof Uint8Array) return openParquet(name, checked)
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
+}
+
+function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
+  const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
+  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
+}
+
+function fromParquet(v: unknown): unknown {
+  return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
+}
+
+// --- Arrow IPC -----------------------------------------------------------------------------
+
+// apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
+async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
+  const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
+  const { names } = decoded.first
+  const types = new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))
+  const mapping = columnMapping(detectTable(name, names), names, types)
+  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromArrow), lateDiagnostics: () => [] }
+}
+
+// Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.
+function arrowTypeName(type: string): string {
+  const names: Record<string, string> = { Utf8: 'string', LargeUtf8: 'string', Int64: 'int64', Bool: 'boolean' }
+  const list = /^(?:Large)?List<(.*)>$/.exec(type)
+  if (list) return `list<${arrowTypeName(list[1]!)}>`
+  return names[type] ?? type.toLowerCase()
+}
+
+function fromArrow(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v
+  return v
+}
+
+export { checkParquetFile, type CheckedParquet, type FileRef }

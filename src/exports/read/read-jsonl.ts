@@ -1,0 +1,86 @@
+import { diagnostics } from '../../core/diagnostics.js'
+import { EtlError } from '../../core/errors.js'
+import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
+import { detectTable, shownColumn } from '../../core/tables.js'
+import type { ExportStream } from './export-stream.js'
+import { columnMapping } from './read-columns.js'
+
+// --- JSONL ---------------------------------------------------------------------------------
+
+/** A JSONL export as its text arrives: one JSON object per line, a batch of lines at a time. */
+export async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
+  const pieces = text[Symbol.asyncIterator]()
+  // The unfinished last line, in pieces: joined once, when its end arrives (never re-joined per chunk).
+  let partial: string[] = []
+  let partialLength = 0
+  let lineNo = 0
+  let ended = false
+  const tooLong = () => new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo + 1} is longer than ${MAX_JSONL_LINE} characters (a row is a few kilobytes)`)
+  // The records of the next piece of text that holds any, parsed in one synchronous run.
+  const nextBatch = async (): Promise<{ record: Record<string, unknown>; line: number }[] | null> => {
+    while (!ended) {
+      const { value, done } = await pieces.next()
+      let lines: string[]
+      if (done) {
+        ended = true
+        lines = partialLength === 0 ? [] : [partial.join('')]
+      } else {
+        const cut = value.lastIndexOf('\n')
+        if (cut < 0) {
+          partial.push(value)
+          partialLength += value.length
+          if (partialLength > MAX_JSONL_LINE) throw tooLong()
+          continue
+        }
+        lines = (partial.join('') + value.slice(0, cut)).split('\n')
+        const tail = value.slice(cut + 1)
+        partial = tail === '' ? [] : [tail]
+        partialLength = tail.length
+      }
+      const batch: { record: Record<string, unknown>; line: number }[] = []
+      for (const raw of lines) {
+        lineNo++
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+        if (line.trim() === '') continue
+        if (line.length > MAX_JSONL_LINE) {
+          lineNo--
+          throw tooLong()
+        }
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(line)
+        } catch (e) {
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})`)
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
+        }
+        let keys = 0
+        for (const _ in parsed) if (++keys > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} has more than ${MAX_KEYS} keys (a row of these tables has at most eight)`)
+        batch.push({ record: parsed as Record<string, unknown>, line: lineNo })
+      }
+      if (batch.length > 0) return batch
+    }
+    return null
+  }
+  const first = await nextBatch()
+  const columns = first ? Object.keys(first[0]!.record) : []
+  const mapping = columnMapping(detectTable(name, columns), columns)
+  const inHeader = new Set(columns)
+  const late = new Set<string>()
+  async function* batches() {
+    let position = 0
+    for (let batch = first; batch; batch = await nextBatch()) {
+      yield batch.map((item) => {
+        for (const k in item.record) if (!mapping.known.has(k) && !inHeader.has(k) && late.size < MAX_KEYS) late.add(k)
+        return { record: mapping.map(item.record), position: position++, line: item.line }
+      })
+    }
+  }
+  const lateDiagnostics = () => {
+    if (late.size === 0) return []
+    const shown = [...late].map(shownColumn)
+    return [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${shown.join(', ')}`, { unknown: shown })]
+  }
+  return { ...mapping.info, batches: batches(), lateDiagnostics }
+}

@@ -1,0 +1,87 @@
+import { diceOfIds, type Prepared } from './row-keys.js'
+
+/**
+ * Step 6 of the matcher (diff.ts): a removed and an added rule anywhere are one moved rule when
+ * their texts are nearly the same: at least `threshold` (SAME_SECTION for a pair that could be a
+ * templated sentence of two keywords: `templated`) by Dice of their words, and by Dice weighted with each word's rarity in the two releases (inverse
+ * document frequency). The weighting is what tells a move from boilerplate: "Multiple instances of
+ * bushido are redundant" shares all words but one with the same sentence of another keyword, and
+ * that one word is the rare one. Best pairs first, each row once.
+ */
+export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number): { o: number; n: number; sim: number }[] {
+  const freeOld = olds.filter((o) => newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0)
+  const freeNew = news.filter((n) => oldOf[n.pos]! < 0 && n.parsed !== null && n.ids.length > 0)
+  if (freeOld.length === 0 || freeNew.length === 0) return []
+  // Dice first (cheap, and bounded by the lengths): most pairs share few words.
+  const near: [Prepared, Prepared, number][] = []
+  for (const n of freeNew) {
+    for (const o of freeOld) {
+      // A pair step 5 refused by its parent rule: here only a text with hardly a word changed (a
+      // subrule moved under another rule) is the same rule.
+      const least = templated(o, n) ? SAME_SECTION : threshold
+      const shorter = Math.min(o.ids.length, n.ids.length)
+      if ((2 * shorter) / (o.ids.length + n.ids.length) >= least && diceOfIds(o.ids, n.ids) >= least) near.push([o, n, least])
+    }
+  }
+  if (near.length === 0) return []
+  // Rarity over the rows of the sections these pairs stand in, on both sides: where a templated
+  // sentence repeats, it repeats within its section (the keyword abilities of 702).
+  const sections = new Set(near.flatMap(([o, n]) => [o.section, n.section]))
+  const weight = rarity([...olds, ...news].filter((r) => sections.has(r.section)))
+  const total = (ids: Int32Array) => {
+    let sum = 0
+    for (const id of ids) sum += weight[id] ?? 0
+    return sum
+  }
+  const candidates: { o: number; n: number; sim: number }[] = []
+  for (const [o, n, least] of near) {
+    const sim = weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids))
+    if (sim >= least) candidates.push({ o: o.pos, n: n.pos, sim })
+  }
+  candidates.sort((a, b) => b.sim - a.sim || a.n - b.n || a.o - b.o)
+  const pairs: { o: number; n: number; sim: number }[] = []
+  const usedOld = new Set<number>()
+  const usedNew = new Set<number>()
+  for (const c of candidates) {
+    if (usedOld.has(c.o) || usedNew.has(c.n)) continue
+    usedOld.add(c.o)
+    usedNew.add(c.n)
+    pairs.push(c)
+  }
+  return pairs
+}
+
+// The similarity (plain and weighted) a possibly templated pair needs: a templated sentence of ten
+// words with another keyword has 0.9.
+const SAME_SECTION = 0.95
+
+/** Each word id's weight: log(rows / rows holding it), so a word in every row weighs nothing. */
+function rarity(rows: Prepared[]): Float64Array {
+  let max = 0
+  for (const r of rows) for (const id of r.ids) if (id > max) max = id
+  const df = new Int32Array(max + 1)
+  for (const r of rows) {
+    let last = -1
+    for (const id of r.ids) if (id !== last) df[(last = id)]!++
+  }
+  const weight = new Float64Array(max + 1)
+  for (let id = 0; id <= max; id++) weight[id] = df[id]! === 0 ? 0 : Math.log((rows.length + 1) / df[id]!)
+  return weight
+}
+
+/** Dice of two sorted word-id lists, each word counted by its weight. */
+function weightedDice(a: Int32Array, b: Int32Array, weight: Float64Array, total: number): number {
+  if (total === 0) return 0
+  let i = 0
+  let j = 0
+  let common = 0
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      common += weight[a[i]!] ?? 0
+      i++
+      j++
+    } else if (a[i]! < b[j]!) i++
+    else j++
+  }
+  return (2 * common) / total
+}

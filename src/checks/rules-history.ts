@@ -11,9 +11,10 @@ import { indexCheck } from './index-sequence.js'
 import { startChecks } from './index.js'
 import { orderCheck } from './order.js'
 import { schemaDiagnostics } from './schema.js'
+import { textContractCheck } from './text-contract.js'
 
 // The rules checks that apply to each release of the history on its own (the row schema is the history's).
-const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck]
+const PER_RELEASE = [duplicateNumberCheck, orderCheck, indexCheck, gapCheck, danglingReferenceCheck, exampleAsRowCheck, textContractCheck]
 
 /**
  * Check a rules_history export as it streams: every row against its schema; each release (rows of

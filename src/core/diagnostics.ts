@@ -68,6 +68,10 @@ export const diagnostics = {
   danglingReference(target: string, span: string, where: Where & { number: string }): Diagnostic {
     return make('dangling-reference', 'warning', `${where.number} cites ${target} (“${span}”), which does not exist`, where, { target, span })
   },
+  /** A text of an export outside the dataset's text contract (NFC, trimmed, visible, no controls). */
+  textContract(path: string, problem: string, severity: Severity, where: Where): Diagnostic {
+    return make('text', severity, `${path} ${problem}`, where, { instancePath: path })
+  },
   exampleAsRow(reason: string, where: Where & { number: string }): Diagnostic {
     return make('example-as-row', 'error', `row ${where.number} reads as an example, not a rule: ${reason}`, where, { reason })
   },

@@ -85,6 +85,7 @@ export type DiagnosticCode =
   | 'encoding'
   | 'lineage'
   | 'unreadable'
+  | 'text'
 
 /** The parsed Comprehensive Rules document. */
 export interface CrDocument {

@@ -1,6 +1,7 @@
 import { toCheckRow } from '../checks/run-checks.js'
 import { checkCompanionRecord } from '../checks/companion.js'
-import { startChecks } from '../checks/index.js'
+import { checks, startChecks } from '../checks/index.js'
+import { textContractCheck } from '../checks/text-contract.js'
 import { startHistoryChecks } from '../checks/rules-history.js'
 import { append, diagnostics, sortDiagnostics } from '../core/diagnostics.js'
 import { openExport, type ExportFormat } from '../exports/read/read-export.js'
@@ -24,7 +25,7 @@ export async function validateExportRows(name: string, format: ExportFormat, chu
     }
     append(found, history.finish())
   } else if (stream.table === RULES_TABLE) {
-    const session = startChecks({ glossary: [], sections: [], reportedColumns })
+    const session = startChecks({ glossary: [], sections: [], reportedColumns }, [...checks, textContractCheck])
     for await (const batch of stream.batches) {
       for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
       rows += batch.length

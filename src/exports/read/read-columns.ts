@@ -23,6 +23,12 @@ export function columnMapping(table: TableSpec, columns: string[], parquetTypes?
   const known = new Set(names.map(sourceOf))
   const missing = names.filter((c) => !present.has(sourceOf(c)))
   const unknown = columns.filter((c) => !known.has(c))
+  // A header that names a column twice: readers differ on which one they read (DuckDB the first).
+  const twice = [...new Set(columns.filter((c, i) => columns.indexOf(c) !== i))]
+  if (twice.length > 0) {
+    const shown = twice.map(shownColumn)
+    diags.push(diagnostics.columns(`column${twice.length > 1 ? 's' : ''} named twice in the header: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))
+  }
   if (missing.length > 0) diags.push(diagnostics.columns(`missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { missing }))
   if (unknown.length > 0) {
     if (unknown.length === columns.length) {

@@ -16,13 +16,15 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
+  // A column the header names twice is read where it first stands (and reported: read-columns.ts).
+  const firstOf = columns.map((c, i) => columns.indexOf(c) === i)
   async function* batches() {
     let position = 0
     let batch: ExportRecord[] = []
     for await (const { fields, line, endLine } of records) {
       if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
       const raw: Record<string, unknown> = {}
-      for (let i = 0; i < columns.length; i++) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
+      for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
       batch.push({ record: mapping.map(raw), position: position++, line })
       if (batch.length === BATCH) {
         yield batch

@@ -150,11 +150,21 @@ function fromParquet(v: unknown): unknown {
 
 // apache-arrow is loaded only for .arrow files: it costs ~150 ms to load.
 async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream> {
+  // An .arrow or .feather file is the IPC *file* format (magic ARROW1 at both ends), which pyarrow's
+  // open_file and feather readers take; the *stream* format (what a socket carries) they refuse.
+  if (!isArrowFile(bytes)) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (no ARROW1 magic at its start and end${bytes[0] === 0xff ? '; it reads as the Arrow IPC stream format, which file readers such as pyarrow.ipc.open_file refuse' : ''})`)
   const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
   const { names } = decoded.first
   const types = new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))
   const mapping = columnMapping(detectTable(name, names), names, types)
   return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromArrow), lateDiagnostics: () => [] }
+}
+
+const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31] // ARROW1
+
+function isArrowFile(bytes: Uint8Array): boolean {
+  if (bytes.length < 12) return false
+  return ARROW_MAGIC.every((b, i) => bytes[i] === b && bytes[bytes.length - 6 + i] === b)
 }
 
 // Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.

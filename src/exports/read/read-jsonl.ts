@@ -7,6 +7,36 @@ import { columnMapping } from './read-columns.js'
 
 // --- JSONL ---------------------------------------------------------------------------------
 
+/**
+ * How many keys a line of JSON writes, nested objects' included: each `"` that closes a key is
+ * followed by `:` (white space aside, which our writer never puts there; a key written `"k" :` is
+ * missed, the row then read as JSON.parse reads it). A quote inside a string is escaped (`\"`), so
+ * `":` there has an odd run of backslashes before it.
+ */
+function keysWritten(line: string): number {
+  let n = 0
+  for (let at = line.indexOf('":'); at >= 0; at = line.indexOf('":', at + 2)) {
+    let slashes = 0
+    while (line.charCodeAt(at - 1 - slashes) === 92) slashes++
+    if (slashes % 2 === 0) n++
+  }
+  return n
+}
+
+/** The first top-level key a JSON object gives twice, or null (its syntax tree, by momoa). */
+async function repeatedKey(line: string): Promise<string | null> {
+  const { parse } = await import('@humanwhocodes/momoa')
+  const body = parse(line).body
+  if (body.type !== 'Object') return null
+  const seen = new Set<string>()
+  for (const member of body.members) {
+    const key = member.name.type === 'String' ? member.name.value : member.name.name
+    if (seen.has(key)) return key
+    seen.add(key)
+  }
+  return null
+}
+
 /** A JSONL export as its text arrives: one JSON object per line, a batch of lines at a time. */
 export async function openJsonl(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
   const pieces = text[Symbol.asyncIterator]()
@@ -57,6 +87,13 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         }
         let keys = 0
         for (const _ in parsed) if (++keys > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} has more than ${MAX_KEYS} keys (a row of these tables has at most eight)`)
+        // JSON.parse keeps the last of a key given twice; other readers keep the first or refuse.
+        // More keys written than the object has means a key repeats (or an object nests): read the
+        // line's syntax tree to know.
+        if (keysWritten(line) > keys) {
+          const twice = await repeatedKey(line)
+          if (twice !== null) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} gives the key ${JSON.stringify(shownColumn(twice))} twice (readers differ on which value they keep)`)
+        }
         batch.push({ record: parsed as Record<string, unknown>, line: lineNo })
       }
       if (batch.length > 0) return batch

@@ -376,3 +376,51 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     expect(typographyKey("the active player's opponent's")).not.toBe(typographyKey('the active player’s opponents'))
   })
 })
+
+describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
+  const built = (date: string) => buildDataset('x.txt', readBytes(release(date).path))
+  const run = cli(['diff', release('2025-02-07').path, release('2026-06-19').path])
+  const md = run.stdout
+  const json = JSON.parse(cli(['diff', release('2025-02-07').path, release('2026-06-19').path, '--json']).stdout)
+
+  it('lists the edits whose only change is a renumbered citation apart, so the headline counts real edits', () => {
+    const refsOnly = json.edited.filter((e: { referencesRenumbered: boolean }) => e.referencesRenumbered).length
+    expect(refsOnly).toBeGreaterThan(10)
+    expect(md).toContain(`${json.counts.edited - refsOnly} edited, ${refsOnly} with only a citation renumbered,`)
+    expect(md).toContain(`| references renumbered only | ${refsOnly} |`)
+    expect(md.match(/^### References renumbered only \((\d+)\)$/gm)!.map((l) => Number(/\((\d+)\)/.exec(l)![1])).reduce((a, b) => a + b, 0)).toBe(refsOnly)
+  })
+
+  it('states a block of renumbered sections once, as the moves show it', () => {
+    const line = /^Renumbered as a block: (.*)\.$/m.exec(md)?.[1]
+    expect(line).toBeDefined()
+    for (const m of /sections (\d+)–(\d+) are now (\d+)–(\d+)/g.exec(line!) ? [...line!.matchAll(/sections (\d+)–(\d+) are now (\d+)–(\d+)/g)] : []) {
+      const [from, to, offset] = [Number(m[1]), Number(m[2]), Number(m[3]) - Number(m[1])]
+      const leaving = json.moved.filter((x: { from: string }) => Number(x.from.slice(0, 3)) >= from && Number(x.from.slice(0, 3)) <= to)
+      expect(leaving.length).toBeGreaterThan(0)
+      for (const x of leaving) expect(Number(x.to.slice(0, 3)) - Number(x.from.slice(0, 3)), `${x.from} → ${x.to}`).toBe(offset)
+    }
+  })
+
+  it('says when a number removed is given to a new rule in the same release', () => {
+    const removed = new Set(json.removed.map((r: { number: string }) => r.number))
+    const replaced = json.added.map((r: { number: string }) => r.number).filter((n: string) => removed.has(n))
+    expect(replaced.length).toBeGreaterThan(0)
+    for (const n of replaced) {
+      expect(md).toContain(`- **${n}** (replaces the removed rule of this number) `)
+      expect(md).toContain(`- **${n}** (replaced by a new rule of this number) `)
+    }
+  })
+
+  it('holds the glossary: terms added, removed and definitions changed, as the two glossaries differ', () => {
+    const terms = (date: string) => new Map(built(date).document.glossary.map((g) => [g.term, g.definition.normalize('NFC')]))
+    const [before, after] = [terms('2025-02-07'), terms('2026-06-19')]
+    const added = [...after.keys()].filter((t) => !before.has(t))
+    const removed = [...before.keys()].filter((t) => !after.has(t))
+    const changed = [...after].filter(([t, d]) => before.has(t) && before.get(t) !== d)
+    expect(md).toContain(`## Glossary: ${added.length} added, ${removed.length} removed, ${changed.length} changed`)
+    expect(added.length * removed.length * changed.length).toBeGreaterThan(0)
+    // (Markdown's own characters in a term are escaped.)
+    for (const t of added) expect(md).toContain(`- **${t.replace(/([\\`*_~[\]|<>])/g, '\\$1')}** `)
+  })
+})

@@ -19,6 +19,9 @@ describe('extractReferences', () => {
     ['(see 601.2b and 601.2f–h)', ['rule:601.2b', 'rule:601.2f', 'rule:601.2g', 'rule:601.2h']],
     ['the Magic Tournament Rules 2019 edition', []],
     ['PO Box 707, Renton', []],
+    // 2005-10-01's 502.46a and "Convoke": 409.1f–h without its period, a citation of nothing.
+    ['rules 409.1b and 4091f–h', ['rule:409.1b', 'rule:4091f']],
+    ['the rules 2009 edition', []],
   ])('%s', (text, expected) => {
     expect(targets(text)).toEqual(expected)
   })
@@ -33,5 +36,22 @@ describe('extractReferences', () => {
 
   it('does not expand an absurd range', () => {
     expect(targets('rules 100.1–9999')).toEqual(['rule:100.1', 'rule:100.9999'])
+  })
+})
+
+describe('a citation typo in a real text', () => {
+  it('a citation that lost its period is a dangling reference of the rule that makes it', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { validateText } = await import('../src/validate/validate.js')
+    const { release } = await import('./helpers/shared.js')
+    const r = release('2026-08-07')
+    const text = readFileSync(r.path, 'utf8')
+    const line = text.split(/\r?\n/).findIndex((l) => l.startsWith('702.27a ') && l.includes('601.2f–h'))
+    expect(line).toBeGreaterThan(0)
+    const typo = text.replace(/^(702\.27a .*?)601\.2f–h/m, '$16012f–h')
+    const report = await validateText(r.file, new TextEncoder().encode(typo))
+    expect(report.diagnostics.filter((d) => d.code === 'dangling-reference' && d.number === '702.27a').map((d) => [d.line, d.message])).toEqual([
+      [line + 1, '702.27a cites 6012f (“6012f–h”), which does not exist'],
+    ])
   })
 })

@@ -15,8 +15,9 @@ export interface Reference {
 
 const HAS_DIGIT = /\d/
 const KEYWORD = /\b(rules?|sections?|see)\s+(?=\d)/gi
-// `419,8` (a comma typo for 419.8) is read as written, so it is reported as a dangling reference.
-const RULE_REF = /(\d{3}(?:\.\d+[a-z]*|,\d{1,2}[a-z]*(?!\d))?)(?![\d.]?\d)(?:\s?[–-]\s?(\d{3}\.\d+[a-z]*|\d+[a-z]*|[a-z]+)\b)?/y
+// `419,8` (a comma typo for 419.8) and `4091f` (409.1f without its period) are read as written, so
+// they are reported as dangling references.
+const RULE_REF = /(\d{3}(?:\.\d+[a-z]*|,\d{1,2}[a-z]*(?!\d)|\d{1,2}[a-z]+(?![a-z\d]))?)(?![\d.]?\d)(?:\s?[–-]\s?(\d{3}\.\d+[a-z]*|\d+[a-z]*|[a-z]+)\b)?/y
 const CHAPTER_OR_SECTION_REF = /(\d{3}|\d)(?!\d)(?:\s?[–-]\s?(\d{3}|\d)(?!\d))?/y
 const SEPARATOR = /(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?=\d)/y
 // A malformed range must not turn one citation into thousands of targets.
@@ -97,7 +98,7 @@ export function citationSpans(text: string): CitationSpan[] {
 
 /** The kind of a target citationsAfter gives: a rule number, a section (three digits) or a chapter. */
 export function kindOf(target: string): ReferenceKind {
-  if (target.includes('.') || target.includes(',')) return 'rule'
+  if (target.includes('.') || target.includes(',') || /^\d{4}/.test(target)) return 'rule'
   return target.length === 3 ? 'section' : 'chapter'
 }
 

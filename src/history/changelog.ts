@@ -1,3 +1,4 @@
+import { glossaryChanges, renumberedSections } from './changelog-parts.js'
 import type { DiffSide, ExampleChange, MovedRule, ReleaseDiff, WordChange } from './diff.js'
 import { compareRuleNumbers, parseRuleNumber } from '../core/rule-number.js'
 import type { RuleRow } from '../core/types.js'
@@ -36,7 +37,7 @@ function exampleLines(examples: ExampleChange[] | null): string[] {
   })
 }
 
-const quoted = (r: RuleRow) => [`- **${r.number}** ${escape(r.text)}`, ...r.examples.map((e, i) => `  - Example ${i + 1}: ${escape(e)}`)]
+const quoted = (r: RuleRow, note = '') => [`- **${r.number}**${note} ${escape(r.text)}`, ...r.examples.map((e, i) => `  - Example ${i + 1}: ${escape(e)}`)]
 
 /** Runs of numbers as ranges: 100.1, 100.2, 100.3, 100.5 → "100.1–100.3, 100.5" (consecutive in their release). */
 function ranges(items: { number: string; index: number }[]): string {
@@ -54,22 +55,22 @@ function ranges(items: { number: string; index: number }[]): string {
  * Moves in NEW order, where a run of rules that moved together with the same text (consecutive in
  * both releases) is one entry: "509.5–509.7 → 509.3–509.5, same text".
  */
-function movedEntries(moves: MovedRule[]): { number: string; lines: string[] }[] {
+function movedEntries(moves: MovedRule[]): { number: string; from: string; lines: string[] }[] {
   const sorted = [...moves].sort((a, b) => a.newIndex - b.newIndex)
   const plain = (m: MovedRule) => m.text === null && m.examples === null
-  const out: { number: string; lines: string[] }[] = []
+  const out: { number: string; from: string; lines: string[] }[] = []
   for (let i = 0; i < sorted.length; ) {
     const m = sorted[i]!
     let j = i
     if (plain(m)) while (j + 1 < sorted.length && plain(sorted[j + 1]!) && sorted[j + 1]!.oldIndex === sorted[j]!.oldIndex + 1 && sorted[j + 1]!.newIndex === sorted[j]!.newIndex + 1) j++
     if (j > i) {
-      out.push({ number: m.to, lines: [`- **${m.from}–${sorted[j]!.from} → ${m.to}–${sorted[j]!.to}**, same text`] })
+      out.push({ number: m.to, from: m.from, lines: [`- **${m.from}–${sorted[j]!.from} → ${m.to}–${sorted[j]!.to}**, same text`] })
     } else if (plain(m)) {
-      out.push({ number: m.to, lines: [`- **${m.from} → ${m.to}**, same text`] })
+      out.push({ number: m.to, from: m.from, lines: [`- **${m.from} → ${m.to}**, same text`] })
     } else {
       const why = m.referencesRenumbered ? ', references renumbered' : m.typographyOnly ? ', typography only' : ''
       const text = m.text ? `: ${renderWordChanges(m.text)}` : ''
-      out.push({ number: m.to, lines: [`- **${m.from} → ${m.to}**${why}${text}`, ...exampleLines(m.examples)] })
+      out.push({ number: m.to, from: m.from, lines: [`- **${m.from} → ${m.to}**${why}${text}`, ...exampleLines(m.examples)] })
     }
     i = j + 1
   }
@@ -83,25 +84,30 @@ function movedEntries(moves: MovedRule[]): { number: string; lines: string[] }[]
  */
 export function renderChangelog(diff: ReleaseDiff, newSide: DiffSide, oldSide?: DiffSide): string {
   const c = diff.counts
+  // An edit whose only change is a renumbered citation is listed apart: the real edits are the headline.
+  const refsOnly = diff.edited.filter((e) => e.referencesRenumbered).length
   const lines = [
     `# Comprehensive Rules: ${diff.old} → ${diff.new}`,
     '',
-    `${c.new} rules in ${diff.new} (${c.old} in ${diff.old}): ${c.unchanged} unchanged, ${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved (renumbered), ${c.removed} removed.`,
+    `${c.new} rules in ${diff.new} (${c.old} in ${diff.old}): ${c.unchanged} unchanged, ${c.edited - refsOnly} edited, ${refsOnly} with only a citation renumbered, ${c.typography} typography only, ${c.added} added, ${c.moved} moved (renumbered), ${c.removed} removed.`,
     '',
     '| change | rules |',
     '|---|---:|',
     `| unchanged | ${c.unchanged} |`,
-    `| edited | ${c.edited} |`,
+    `| edited | ${c.edited - refsOnly} |`,
+    `| references renumbered only | ${refsOnly} |`,
     `| typography only | ${c.typography} |`,
     `| added | ${c.added} |`,
     `| moved | ${c.moved} |`,
     `| removed | ${c.removed} |`,
   ]
   for (const w of diff.warnings) lines.push('', `> Warning: ${escape(w)}`)
+  const shifted = renumberedSections(diff.moved)
+  if (shifted.length > 0) lines.push('', `Renumbered as a block: ${shifted.join('; ')}.`)
   if (diff.typography.length > 0) {
     lines.push('', `## Typography only: ${diff.typography.length} rule${diff.typography.length === 1 ? '' : 's'}`, '', `Quotes, dashes or spaces changed, nothing else: ${ranges(diff.typography.map((t) => ({ number: t.number, index: t.newIndex })))}.`)
   }
-  type Kind = 'Added' | 'Edited' | 'Moved' | 'Removed'
+  type Kind = 'Added' | 'Edited' | 'References renumbered only' | 'Moved' | 'Removed'
   const bySection = new Map<string, Map<Kind, { number: string; lines: string[] }[]>>()
   const add = (kind: Kind, number: string, entryLines: string[]) => {
     const section = bySection.get(sectionOf(number)) ?? new Map()
@@ -110,23 +116,34 @@ export function renderChangelog(diff: ReleaseDiff, newSide: DiffSide, oldSide?: 
     section.set(kind, list)
     bySection.set(sectionOf(number), section)
   }
-  for (const r of diff.added) add('Added', r.number, quoted(r))
-  for (const r of diff.removed) add('Removed', r.number, quoted(r))
+  // A number removed and given to a new rule in the same release is a replacement: said on both sides.
+  const removedNumbers = new Set(diff.removed.map((r) => r.number))
+  const replaced = new Set(diff.added.filter((r) => removedNumbers.has(r.number)).map((r) => r.number))
+  for (const r of diff.added) add('Added', r.number, quoted(r, replaced.has(r.number) ? ' (replaces the removed rule of this number)' : ''))
+  for (const r of diff.removed) add('Removed', r.number, quoted(r, replaced.has(r.number) ? ' (replaced by a new rule of this number)' : ''))
   for (const e of diff.edited) {
     const head = e.referencesRenumbered ? `- **${e.number}** references renumbered: ` : `- **${e.number}** `
-    add('Edited', e.number, [head + (e.text ? renderWordChanges(e.text) : '(text unchanged)'), ...exampleLines(e.examples)])
+    add(e.referencesRenumbered ? 'References renumbered only' : 'Edited', e.number, [head + (e.text ? renderWordChanges(e.text) : '(text unchanged)'), ...exampleLines(e.examples)])
   }
-  for (const m of movedEntries(diff.moved)) add('Moved', m.number, m.lines)
+  // Moves are listed under the section they leave.
+  for (const m of movedEntries(diff.moved)) add('Moved', m.from, m.lines)
   const titles = (section: string) => newSide.sectionTitles.get(section) ?? oldSide?.sectionTitles.get(section)
   for (const section of [...bySection.keys()].sort()) {
     const title = titles(section)
     lines.push('', `## ${section}.${title ? ' ' + title : ''}`)
-    for (const kind of ['Added', 'Edited', 'Moved', 'Removed'] as const) {
+    for (const kind of ['Added', 'Edited', 'References renumbered only', 'Moved', 'Removed'] as const) {
       const entries = bySection.get(section)!.get(kind)
       if (!entries) continue
       entries.sort((a, b) => byNumber(a.number, b.number))
       lines.push('', `### ${kind} (${entries.length})`, '', ...entries.flatMap((e) => e.lines))
     }
+  }
+  const glossary = glossaryChanges(oldSide, newSide)
+  if (glossary && glossary.added.length + glossary.removed.length + glossary.changed.length > 0) {
+    lines.push('', `## Glossary: ${glossary.added.length} added, ${glossary.removed.length} removed, ${glossary.changed.length} changed`)
+    if (glossary.added.length) lines.push('', `### Added (${glossary.added.length})`, '', ...glossary.added.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
+    if (glossary.removed.length) lines.push('', `### Removed (${glossary.removed.length})`, '', ...glossary.removed.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
+    if (glossary.changed.length) lines.push('', `### Changed (${glossary.changed.length})`, '', ...glossary.changed.map((g) => `- **${escape(g.term)}** ${renderWordChanges(g.changes)}`))
   }
   return lines.join('\n') + '\n'
 }

@@ -1,6 +1,6 @@
 import type { DiffSide } from './diff.js'
 import { EtlError } from '../core/errors.js'
-import { normalizeRules } from '../text/normalize.js'
+import { normalizeGlossary, normalizeRules } from '../text/normalize.js'
 import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
 import { readExportFile, sourceKindOf } from '../validate/validate.js'
@@ -14,7 +14,8 @@ import type { RuleRow } from '../core/types.js'
 export async function diffSideOf(name: string, bytes: Uint8Array, label?: string): Promise<DiffSide> {
   if (sourceKindOf(name) === 'cr-text') {
     const doc = parseDocument(splitLines(decode(bytes, name).text), name)
-    return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])) }
+    const glossary = normalizeGlossary(doc.glossary).map(({ term, definition }) => ({ term, definition }))
+    return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])), glossary }
   }
   const read = await readExportFile(name, bytes)
   if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules`)

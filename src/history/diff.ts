@@ -9,6 +9,8 @@ export interface DiffSide {
   rows: RuleRow[]
   /** Section titles by number ("100" → "General"), when the side is CR text. */
   sectionTitles: Map<string, string>
+  /** The glossary's terms and definitions, when the side is CR text (the changelog compares them). */
+  glossary?: { term: string; definition: string }[]
 }
 
 export type { ExampleChange, WordChange } from './row-keys.js'

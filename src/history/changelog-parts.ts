@@ -1,0 +1,59 @@
+import type { DiffSide, MovedRule } from './diff.js'
+import { wordChanges, type WordChange } from './row-keys.js'
+
+// Parts of the changelog (changelog.ts) that read the diff as a whole: sections renumbered as a
+// block, and the glossary's changes.
+
+/**
+ * Sections whose moved rules all went to one other section, as runs with one offset: "722–732 are
+ * now 723–733". A section counts when at least two of its rules moved and none went elsewhere.
+ */
+export function renumberedSections(moved: MovedRule[]): string[] {
+  const targets = new Map<string, Set<string>>()
+  const counts = new Map<string, number>()
+  for (const m of moved) {
+    const from = m.from.slice(0, 3)
+    const set = targets.get(from) ?? new Set<string>()
+    set.add(m.to.slice(0, 3))
+    targets.set(from, set)
+    counts.set(from, (counts.get(from) ?? 0) + 1)
+  }
+  const shifts = [...targets]
+    .filter(([from, to]) => to.size === 1 && !to.has(from) && (counts.get(from) ?? 0) >= 2)
+    .map(([from, to]) => ({ from: Number(from), to: Number([...to][0]) }))
+    .sort((a, b) => a.from - b.from)
+  const runs: string[] = []
+  for (let i = 0; i < shifts.length; ) {
+    let j = i
+    while (j + 1 < shifts.length && shifts[j + 1]!.from === shifts[j]!.from + 1 && shifts[j + 1]!.to - shifts[j + 1]!.from === shifts[i]!.to - shifts[i]!.from) j++
+    const a = shifts[i]!
+    const b = shifts[j]!
+    runs.push(j === i ? `section ${a.from} is now ${a.to}` : `sections ${a.from}–${b.from} are now ${a.to}–${b.to}`)
+    i = j + 1
+  }
+  return runs
+}
+
+export interface GlossaryChanges {
+  added: { term: string; definition: string }[]
+  removed: { term: string; definition: string }[]
+  changed: { term: string; changes: WordChange[] }[]
+}
+
+/** Terms added, removed, and definitions changed between two sides' glossaries (null when a side has none). */
+export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide): GlossaryChanges | null {
+  if (!oldSide?.glossary || !newSide.glossary) return null
+  const before = new Map(oldSide.glossary.map((g) => [g.term, g.definition]))
+  const after = new Map(newSide.glossary.map((g) => [g.term, g.definition]))
+  const changed: GlossaryChanges['changed'] = []
+  for (const [term, definition] of after) {
+    const old = before.get(term)
+    const changes = old === undefined ? null : wordChanges(old, definition)
+    if (changes) changed.push({ term, changes })
+  }
+  return {
+    added: newSide.glossary.filter((g) => !before.has(g.term)),
+    removed: oldSide.glossary.filter((g) => !after.has(g.term)),
+    changed,
+  }
+}

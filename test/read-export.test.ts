@@ -301,3 +301,25 @@ describe('text that is not valid UTF-8', () => {
     })
   })
 })
+
+describe('running out of memory while decoding', () => {
+  it('is said as such, never as a damaged file (the messages Node gives, in the worker and when starting it)', async () => {
+    const { decodeFailure } = await import('../src/exports/binary-decoder.js')
+    const { Worker } = await import('node:worker_threads')
+    // A real worker that runs out of its heap: the error Node gives for it.
+    const worker = new Worker('const a = []; for (;;) a.push(new Array(1e5).fill(1))', { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } })
+    const real = await new Promise<Error & { code?: string }>((resolve) => worker.on('error', resolve))
+    expect(real.code).toBe('ERR_WORKER_OUT_OF_MEMORY')
+    const what = 'a readable Parquet file'
+    for (const [why, code] of [
+      [real.message, real.code],
+      ['Array buffer allocation failed', undefined],
+      ['Cannot allocate memory', 'ERR_WORKER_INIT_FAILED'],
+    ] as const) {
+      const e = decodeFailure('rules.parquet', what, why, code)
+      expect([e.code, e.message]).toEqual(['INPUT_TOO_LARGE', `read: rules.parquet: out of memory while decoding it (${why}); the file is not shown to be damaged: give the process more memory, or write smaller row groups`])
+    }
+    expect(decodeFailure('rules.parquet', what, 'invalid page header').message).toBe('read: rules.parquet is not a readable Parquet file (invalid page header)')
+    expect(decodeFailure('rules.parquet', what, 'not valid UTF-8: column text, row 3').message).toBe('read: rules.parquet is not valid UTF-8 (column text, row 3)')
+  })
+})

@@ -44,3 +44,19 @@ export function binaryDecoder(): DecodeBinary {
   if (!installed) throw new EtlError('INTERNAL', 'read: no decoder for Parquet and Arrow is installed (import the package entry, or call installNodeHost)')
   return installed
 }
+
+// What running out of memory looks like, in the worker or when starting it (an address-space cap
+// makes allocations fail before the heap limit is reached).
+const OUT_OF_MEMORY = /allocation failed|out of memory|cannot allocate|ENOMEM/i
+
+/**
+ * The error line of a decoding that failed: out of memory is said as such (the file is not shown to
+ * be damaged), text that is not UTF-8 as a JSONL or CSV file's is, anything else as damage.
+ */
+export function decodeFailure(name: string, what: string, why: string, code?: string): EtlError {
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY' || code === 'ERR_WORKER_INIT_FAILED' || OUT_OF_MEMORY.test(why)) {
+    return new EtlError('INPUT_TOO_LARGE', `read: ${name}: out of memory while decoding it (${why}); the file is not shown to be damaged: give the process more memory, or write smaller row groups`)
+  }
+  const utf8 = /^not valid UTF-8: (.*)$/.exec(why)
+  return new EtlError('EXPORT_MALFORMED', utf8 ? `read: ${name} is not valid UTF-8 (${utf8[1]})` : `read: ${name} is not ${what} (${why})`)
+}

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
-import type { DecodeBinary, DecodedBatch } from '../exports/binary-decoder.js'
+import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
 import { decodeTimeoutMs } from './settings.js'
@@ -18,17 +18,19 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
   // Bytes are moved to the worker, not copied (the caller does not use them again); a file is read
   // there by ranges.
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
-  const worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
-    // The text of a batch is packed outside the worker's heap: it gets the same limit.
-    workerData: { format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) },
-    transferList: buffer ? [buffer] : [],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-  })
-  // Text that is not UTF-8 is said as a JSONL or CSV file's is.
-  const fail = (why: string) => {
-    const utf8 = /^not valid UTF-8: (.*)$/.exec(why)
-    return new EtlError('EXPORT_MALFORMED', utf8 ? `read: ${name} is not valid UTF-8 (${utf8[1]})` : `read: ${name} is not ${what} (${why})`)
+  let worker: Worker
+  try {
+    worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
+      // The text of a batch is packed outside the worker's heap: it gets the same limit.
+      workerData: { format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) },
+      transferList: buffer ? [buffer] : [],
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    })
+  } catch (e) {
+    // A worker that cannot start (no memory for its heap): said as such, never as a damaged file.
+    throw decodeFailure(name, what, (e as Error).message, (e as { code?: string }).code)
   }
+  const fail = (why: string, code?: string) => decodeFailure(name, what, why, code)
   let group = 0
   // What the worker says is kept until asked for: it may fail while a batch is still being checked
   // here (a message with no listener would be lost, and an 'error' with none would crash the process).
@@ -42,7 +44,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     settle(o)
   }
   worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => deliver(m.ok ? { batch: m } : { error: fail(m.message) }))
-  worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'decoding ran out of memory (more than 2 GiB for one row group)' : e.message) }))
+  worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.message, e.code) }))
   const next = () =>
     new Promise<DecodedBatch>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined

@@ -12,7 +12,7 @@ import { detectTable, RULES_TABLE, shownColumn, type ColumnSpec, type ColumnType
 export { detectTable }
 import type { Diagnostic, ExportRecord } from '../../core/types.js'
 import { valueAt, type PackedColumn } from '../packed-columns.mjs'
-import { binaryDecoder, type DecodedBinary, type DecodedBatch } from '../binary-decoder.js'
+import { binaryDecoder, decodeFailure, type DecodedBinary, type DecodedBatch } from '../binary-decoder.js'
 
 export type { ExportFormat, ExportRecord, ExportRecords, ExportStream } from './export-stream.js'
 export { PANDAS_INDEX } from './export-stream.js'
@@ -32,9 +32,10 @@ export async function openExport(name: string, format: ExportFormat, chunks: Asy
       const bytes = await collect(chunks)
       return await (format === 'parquet' ? openParquet(name, bytes) : openArrow(name, bytes))
     } catch (e) {
-      // Whatever a damaged file makes the decoders throw (even a stack overflow) is one error line.
+      // Whatever a damaged file makes the decoders throw (even a stack overflow) is one error line;
+      // running out of memory is said as such.
       if (e instanceof EtlError) throw e
-      throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable ${format === 'parquet' ? 'Parquet' : 'Arrow IPC'} file (${(e as Error).message})`)
+      throw decodeFailure(name, `a readable ${format === 'parquet' ? 'Parquet' : 'Arrow IPC'} file`, (e as Error).message)
     }
   }
   const text = utf8Text(name, chunks)

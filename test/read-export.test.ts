@@ -323,3 +323,39 @@ describe('running out of memory while decoding', () => {
     expect(decodeFailure('rules.parquet', what, 'not valid UTF-8: column text, row 3').message).toBe('read: rules.parquet is not valid UTF-8 (column text, row 3)')
   })
 })
+
+describe('Arrow IPC files with compressed buffers (pyarrow’s write_feather writes LZ4 by default)', () => {
+  /** A ZSTD frame of raw blocks: valid ZSTD that any decoder reads (the test's own writer). */
+  function zstdRaw(data: Uint8Array): Uint8Array {
+    const parts: number[] = [0x28, 0xb5, 0x2f, 0xfd, 0xa0, data.length & 0xff, (data.length >> 8) & 0xff, (data.length >> 16) & 0xff, data.length >>> 24]
+    const out = [Uint8Array.from(parts)]
+    const BLOCK = 128 * 1024
+    for (let at = 0; at === 0 || at < data.length; at += BLOCK) {
+      const size = Math.min(BLOCK, data.length - at)
+      const last = at + BLOCK >= data.length ? 1 : 0
+      const header = (size << 3) | last
+      out.push(Uint8Array.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), data.subarray(at, at + size))
+    }
+    return Buffer.concat(out)
+  }
+
+  it('reads LZ4 and ZSTD buffers and reports what the uncompressed file reports', async () => {
+    const arrow = await import('apache-arrow')
+    const lz4 = (await import('lz4js')).default as { compress(d: Uint8Array): Uint8Array }
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const plain = writeArrow(RULES_TABLE, built.tables[0]!.rows)
+    const expected = await validateSource('rules.arrow', plain)
+    expect(expected.source.rows).toBe(built.tables[0]!.rows.length)
+    const table = arrow.tableFromIPC(plain)
+    for (const [type, encode] of [
+      [arrow.CompressionType.LZ4_FRAME, (d: Uint8Array) => lz4.compress(d)],
+      [arrow.CompressionType.ZSTD, zstdRaw],
+    ] as const) {
+      // The test registers encoders in its own thread; validate decodes in a worker with the toolkit's decoders.
+      arrow.compressionRegistry.set(type, { encode })
+      const bytes = arrow.RecordBatchFileWriter.writeAll(table, { compressionType: type }).toUint8Array(true)
+      expect(bytes.length).not.toBe(plain.length)
+      expect(await validateSource('rules.arrow', bytes), `compression ${type}`).toEqual(expected)
+    }
+  })
+})

@@ -48,7 +48,37 @@ function requireUtf8(column, name, firstRow) {
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)
 
 async function decodeArrow() {
-  const { tableFromIPC } = await import('apache-arrow')
+  const { tableFromIPC, compressionRegistry, CompressionType } = await import('apache-arrow')
+  // Buffers compressed with LZ4 (frames) or ZSTD, as pyarrow's write_feather writes them by default,
+  // each unpacked to no more than the text limit (a small buffer can claim gigabytes).
+  const [lz4, { Decompress }] = await Promise.all([import('lz4js'), import('fzstd')])
+  const { decompress: lz4Decompress, decompressBound } = lz4.default ?? lz4
+  compressionRegistry.set(CompressionType.LZ4_FRAME, {
+    decode(data) {
+      const bound = decompressBound(data)
+      if (!(bound <= maxTextBytes)) throw new Error(`an LZ4 buffer unpacks to ${bound} bytes, more than the ${maxTextBytes} a batch may hold`)
+      return lz4Decompress(data, bound)
+    },
+  })
+  compressionRegistry.set(CompressionType.ZSTD, {
+    decode(data) {
+      const parts = []
+      let size = 0
+      const stream = new Decompress((part) => {
+        size += part.length
+        if (size > maxTextBytes) throw new Error(`a ZSTD buffer unpacks to more than the ${maxTextBytes} bytes a batch may hold`)
+        parts.push(part)
+      })
+      stream.push(data, true)
+      const out = new Uint8Array(size)
+      let at = 0
+      for (const part of parts) {
+        out.set(part, at)
+        at += part.length
+      }
+      return out
+    },
+  })
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))

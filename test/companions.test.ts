@@ -51,8 +51,8 @@ describe('companions of CR 2025-02-07', () => {
 
   it('references: the glossary "Map" cites 110.10, which is unresolved', () => {
     const map = rowsOf(b, 'references').filter((x) => x.source === 'glossary:Map')
-    expect(map).toContainEqual({ source: 'glossary:Map', target: '110.10', kind: 'rule', resolved: false, span: '110.10' })
-    expect(rowsOf(b, 'references')).toContainEqual({ source: '100.1b', target: '8', kind: 'chapter', resolved: true, span: '8' })
+    expect(map).toContainEqual({ source: 'glossary:Map', target: '110.10', kind: 'rule', resolved: false, span: '110.10', location: 'definition' })
+    expect(rowsOf(b, 'references')).toContainEqual({ source: '100.1b', target: '8', kind: 'chapter', resolved: true, span: '8', location: 'text' })
   })
 
   it('rules_meta: the parent by number structure, never by string prefix', () => {
@@ -215,5 +215,20 @@ describe('Arrow IPC for every table', () => {
       const listColumn = spec.columns.find((c) => c.type === 'list<string>')
       if (listColumn) expect(String(table.schema.fields.find((f) => f.name === listColumn.name)!.type)).toBe('List<Utf8>')
     }
+  })
+})
+
+describe('references say where a citation stands', () => {
+  it.each(releases().map((r) => [r.effective, r] as const))('%s: each citation is in the text, the example or the definition its location names', (_, r) => {
+    const b = buildDataset(r.file, readBytes(r.path))
+    const rules = new Map(b.rows.map((x) => [x.number, x]))
+    const glossary = new Map(b.document.glossary.map((g) => [`glossary:${g.term}`, g.definition.normalize('NFC')]))
+    const refs = rowsOf(b, 'references') as { source: string; span: string; location: string }[]
+    for (const ref of refs) {
+      const example = /^example (\d+)$/.exec(ref.location)
+      const where = ref.location === 'definition' ? glossary.get(ref.source) : ref.location === 'text' ? rules.get(ref.source)?.text : example ? rules.get(ref.source)?.examples[Number(example[1]) - 1] : undefined
+      expect(where, `${ref.source} ${ref.location}`).toContain(ref.span)
+    }
+    expect(new Set(refs.map((x) => x.location.replace(/\d+$/, 'N')))).toEqual(new Set(['text', 'definition', ...(refs.some((x) => x.location.startsWith('example')) ? ['example N'] : [])]))
   })
 })

@@ -47,5 +47,5 @@ export function rulesMetaRows(doc: CrDocument, rows: LocatedRow[]): TableRow[] {
 
 /** One row per citation, as the dangling-reference check found them. */
 export function referenceRows(refs: (Reference & { resolved: boolean })[]): TableRow[] {
-  return refs.map((r) => ({ source: r.source, target: r.target, kind: r.kind, resolved: r.resolved, span: r.span }))
+  return refs.map((r) => ({ source: r.source, target: r.target, kind: r.kind, resolved: r.resolved, span: r.span, location: r.location ?? 'text' }))
 }

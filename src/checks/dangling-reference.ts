@@ -38,7 +38,10 @@ class KnownTargets {
 function rowReferences(row: CheckRow): Reference[] {
   if (row.number === null) return []
   const refs: Reference[] = []
-  for (const text of [row.text ?? '', ...row.examples]) append(refs, extractReferences(text, row.number, row.line))
+  const number = row.number
+  const located = (text: string, location: string) => extractReferences(text, number, row.line).map((r) => ({ ...r, location }))
+  append(refs, located(row.text ?? '', 'text'))
+  row.examples.forEach((e, i) => append(refs, located(e, `example ${i + 1}`)))
   return refs
 }
 
@@ -55,7 +58,7 @@ export function collectReferences(input: CheckInput, citations?: Map<CheckRow, R
     citations?.set(row, found)
     return found
   })
-  for (const entry of input.glossary) append(refs, extractReferences(entry.definition, `glossary:${entry.term}`, entry.line))
+  for (const entry of input.glossary) append(refs, extractReferences(entry.definition, `glossary:${entry.term}`, entry.line).map((r) => ({ ...r, location: 'definition' })))
   return refs.map((r) => ({ ...r, resolved: known.has(r) }))
 }
 

@@ -10,6 +10,8 @@ export interface Reference {
   kind: ReferenceKind
   /** The reference as written, e.g. `601.2f–h`. */
   span: string
+  /** Where in its source it stands: `text`, `example 1`, `example 2`, …, or `definition` (a glossary entry). */
+  location?: string
   line?: number
 }
 

@@ -61,6 +61,7 @@ export const REFERENCES_TABLE: TableSpec = {
     { name: 'kind', type: 'string' },
     { name: 'resolved', type: 'bool' },
     { name: 'span', type: 'string' },
+    { name: 'location', type: 'string' },
   ],
 }
 

@@ -82,7 +82,7 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     `| \`rules\` (default) | ${c.rules} | \`number\`, \`text\`, \`examples\` (list of the rule's Example: lines), \`index\` (document order) |`,
     `| \`glossary\` | ${c.glossary} | \`term\`, \`definition\`, \`index\`, \`see\` (cited rules), \`obsolete\` |`,
     `| \`rules_meta\` | ${c.rules} | chapter, section and their titles, \`parent\` rule, \`depth\`, source \`line\` |`,
-    `| \`references\` | ${c.references} | one row per citation: \`source\`, \`target\`, \`kind\`, \`resolved\`, \`span\` |`,
+    `| \`references\` | ${c.references} | one row per citation: \`source\`, \`target\`, \`kind\`, \`resolved\`, \`span\`, \`location\` (\`text\`, \`example N\` or \`definition\`: where it stands) |`,
     '',
     '## Source',
     '',

@@ -107,7 +107,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect([...new Set(rows.map((r) => r.release))]).toEqual(facts.map((f) => f.effective))
     expect(Object.keys(rows[0])).toEqual(['release', 'number', 'text', 'examples', 'index', 'rule_id', 'previous_number', 'change'])
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
-    expect(manifest.exports.map((e: { path: string; rows: number }) => [e.path, e.rows])).toEqual(['parquet', 'jsonl', 'csv'].map((f) => [`rules_history.${f}`, rows.length]))
+    expect(manifest.exports.filter((e: { table: string }) => e.table === 'rules_history').map((e: { path: string; rows: number }) => [e.path, e.rows])).toEqual(['parquet', 'jsonl', 'csv'].map((f) => [`rules_history.${f}`, rows.length]))
     const card = readFileSync(join(out, 'README.md'), 'utf8')
     expect(card).toMatch(/configs:\n {2}- config_name: rules_history\n {4}default: true/)
     for (const f of facts) expect(card).toContain(`| ${f.effective} | ${f.file} | ${f.rules} |`)
@@ -176,7 +176,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     writeFileSync(file, lines.join('\n') + '\n')
     const report = JSON.parse(cli(['validate', file, '--json']).stdout)
     expect(report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; line: number; params: unknown }) => [d.number, d.line, d.params])).toEqual([
-      ['702.9a', at + 1, { instancePath: '/change', release: '2024-03-08', releaseRow: at - rows.findIndex((r) => r.release === '2024-03-08') + 1 }],
+      ['702.9a', at + 1, { instancePath: '/change', release: '2024-03-08', releaseRow: at - rows.findIndex((r) => r.release === '2024-03-08') }],
     ])
   })
 
@@ -186,6 +186,9 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     // The whole folder: the three exports and the manifest.
     const folder = JSON.parse(cli(['validate', out, '--json']).stdout)
     expect(folder.map((r: { source: { file: string }; valid: boolean }) => [r.source.file.replace(out + '/', ''), r.valid])).toEqual([
+      ['rule_links.csv', true],
+      ['rule_links.jsonl', true],
+      ['rule_links.parquet', true],
       ['rules_history.csv', true],
       ['rules_history.jsonl', true],
       ['rules_history.parquet', true],
@@ -199,11 +202,33 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const bad = cli(['validate', broken, '--json'])
     expect(bad.status).toBe(1)
     // Named by its release and its row within it, as well as its line in the file.
-    const releaseRow = at - rows.findIndex((r) => r.release === '2026-06-19') + 1
+    const releaseRow = at - rows.findIndex((r) => r.release === '2026-06-19')
     expect(JSON.parse(bad.stdout).diagnostics.filter((d: { code: string }) => d.code === 'lineage').map((d: { message: string; line: number; params: unknown }) => [d.message, d.line, d.params])).toEqual([
       [`release 2026-06-19, row ${releaseRow}: previous_number 701.99 is not a rule of the release before 2026-06-19`, at + 1, { release: '2026-06-19', releaseRow }],
     ])
-    expect(rows[at - releaseRow + 1].release === '2026-06-19' && rows[at - releaseRow].release !== '2026-06-19').toBe(true)
+    expect(rows[at - releaseRow].release === '2026-06-19' && rows[at - releaseRow - 1].release !== '2026-06-19').toBe(true)
+  })
+
+  it('writes rule_links: every continued rule as rules_history says, and the splits and merges one previous_number cannot say', () => {
+    const links = readFileSync(join(out, 'rule_links.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const continued = rows.filter((r) => r.previous_number !== null)
+    const releasesInOrder = facts.map((f) => f.effective)
+    const before = (release: string) => releasesInOrder[releasesInOrder.indexOf(release) - 1]
+    expect(links.filter((l) => l.relation === 'continues').map((l) => [l.release, l.number, l.previous_release, l.previous_number])).toEqual(continued.map((r) => [r.release, r.number, before(r.release), r.previous_number]))
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    expect(manifest.exports.filter((e: { table: string }) => e.table === 'rule_links').map((e: { path: string; rows: number }) => [e.path, e.rows])).toEqual(['parquet', 'jsonl', 'csv'].map((f) => [`rule_links.${f}`, links.length]))
+    // 2026-06-19 rewrote 500.4 and 500.5 (read in the two texts): the old 500.4's mana-pool sentence
+    // went into the new 500.5, and the old 500.5's "until end of combat/turn" sentences became 500.5a and 500.5b.
+    const parts = links.filter((l) => l.release === '2026-06-19' && l.relation !== 'continues' && l.number.startsWith('500.'))
+    expect(parts.map((l) => [l.relation, l.previous_number, l.number])).toEqual([
+      ['merged-from', '500.4', '500.5'],
+      ['split-from', '500.5', '500.5a'],
+      ['split-from', '500.5', '500.5b'],
+    ])
+    for (const l of links) expect(l.similarity).toBeGreaterThanOrEqual(l.relation === 'continues' ? 0 : 0.85)
+    // Rules written on another keyword's model are no part of it: 2024-03-08's cloak rules (701.56) and manifest (701.34).
+    expect(links.filter((l) => l.relation !== 'continues' && l.previous_number.startsWith('701.34') && l.number.startsWith('701.56'))).toEqual([])
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('- config_name: rule_links')
   })
 
   it('mtg-rules lineage prints a rule’s versions over time', () => {

@@ -81,9 +81,9 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
   }
 }
 
-/** A finding of one release's rows, naming the release and the row within it (1-based). */
+/** A finding of one release's rows, naming the release and the row within it (from 0, as `position` counts the file's). */
 function inRelease(d: Diagnostic, release: string | null, releaseStart: number): Diagnostic {
   if (release === null || d.position === undefined || d.omitted !== undefined) return d
-  const row = d.position - releaseStart + 1
+  const row = d.position - releaseStart
   return { ...d, message: `release ${release}, row ${row}: ${d.message}`, params: { ...d.params, release, releaseRow: row } }
 }

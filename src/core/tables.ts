@@ -1,5 +1,5 @@
 /** Column types every export format can hold: Parquet, JSONL, CSV and Arrow. */
-export type ColumnType = 'string' | 'int64' | 'bool' | 'list<string>'
+export type ColumnType = 'string' | 'int64' | 'double' | 'bool' | 'list<string>'
 
 export interface ColumnSpec {
   name: string
@@ -81,10 +81,26 @@ export const RULES_HISTORY_TABLE: TableSpec = {
 }
 
 /** Every table a build exports, rules first. */
+/**
+ * The links between rules of consecutive releases that `history` writes: every rule continued from
+ * one of the release before, and the splits and merges a single previous_number cannot say.
+ */
+export const RULE_LINKS_TABLE: TableSpec = {
+  name: 'rule_links',
+  columns: [
+    { name: 'release', type: 'string' },
+    { name: 'number', type: 'string' },
+    { name: 'previous_release', type: 'string' },
+    { name: 'previous_number', type: 'string' },
+    { name: 'relation', type: 'string' },
+    { name: 'similarity', type: 'double' },
+  ],
+}
+
 export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES_TABLE]
 
 /** Every table an export may hold: a build's, and the history's. */
-export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE]
+export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE, RULE_LINKS_TABLE]
 
 export function tableByName(name: string): TableSpec | undefined {
   return ALL_TABLES.find((t) => t.name === name)

@@ -1,4 +1,4 @@
-import { Bool, Field, Int64, List, Schema, Table, Utf8, vectorFromArray, tableToIPC, type DataType, type Vector } from 'apache-arrow'
+import { Bool, Field, Float64, Int64, List, Schema, Table, Utf8, vectorFromArray, tableToIPC, type DataType, type Vector } from 'apache-arrow'
 import type { ColumnSpec, TableRow, TableSpec } from '../core/tables.js'
 
 function arrowType(column: ColumnSpec): DataType {
@@ -7,6 +7,8 @@ function arrowType(column: ColumnSpec): DataType {
       return new Utf8()
     case 'int64':
       return new Int64()
+    case 'double':
+      return new Float64()
     case 'bool':
       return new Bool()
     case 'list<string>':

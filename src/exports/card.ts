@@ -2,8 +2,9 @@ import { toYaml } from './yaml-emit.js'
 import type { Manifest } from './manifest.js'
 import type { Report } from '../core/report.js'
 import type { ColumnSpec, TableRow, TableSpec } from '../core/tables.js'
+import { RULE_LINKS_TABLE } from '../core/tables.js'
 
-const HF_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'int64', bool: 'bool', 'list<string>': 'string' }
+const HF_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'int64', double: 'float64', bool: 'bool', 'list<string>': 'string' }
 
 function features(table: TableSpec) {
   return table.columns.map((c) => (c.type === 'list<string>' ? { name: c.name, sequence: 'string' } : { name: c.name, dtype: HF_DTYPE[c.type] }))
@@ -23,7 +24,7 @@ export function inMemoryBytes(table: TableSpec, rows: TableRow[]): number {
   const bitmap = Math.ceil(rows.length / 8)
   for (const c of table.columns) {
     if (c.nullable) bytes += bitmap
-    if (c.type === 'int64') bytes += 8 * rows.length
+    if (c.type === 'int64' || c.type === 'double') bytes += 8 * rows.length
     else if (c.type === 'bool') bytes += bitmap
     else if (c.type === 'string') {
       bytes += 4 * (rows.length + 1)
@@ -43,7 +44,7 @@ export function inMemoryBytes(table: TableSpec, rows: TableRow[]): number {
 }
 
 // DuckDB's read_csv types for each table's CSV: auto-detection would read rules_meta.parent `702.10` as the number 702.1.
-const DUCKDB_TYPE: Record<ColumnSpec['type'], string> = { string: 'VARCHAR', int64: 'BIGINT', bool: 'BOOLEAN', 'list<string>': 'VARCHAR' }
+const DUCKDB_TYPE: Record<ColumnSpec['type'], string> = { string: 'VARCHAR', int64: 'BIGINT', double: 'DOUBLE', bool: 'BOOLEAN', 'list<string>': 'VARCHAR' }
 const csvColumns = (t: TableSpec) => `{${t.columns.map((c) => `'${c.name}': '${DUCKDB_TYPE[c.type]}'`).join(', ')}}`
 
 const CITATION = `@misc{mtg_comprehensive_rules_dataset,
@@ -134,7 +135,7 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
   return `---\n${toYaml(header)}---\n\n${body.join('\n')}\n`
 }
 
-const PANDAS_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'Int64', bool: 'boolean', 'list<string>': 'object' }
+const PANDAS_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'Int64', double: 'float64', bool: 'boolean', 'list<string>': 'object' }
 
 /**
  * How to read the tables with pandas, typed: Parquet carries its types; CSV does not, and read
@@ -199,9 +200,16 @@ function cardHeader(prettyName: string, extraTags: string[], rows: number, confi
 }
 
 /** The history folder's dataset card: the rules_history config, the releases it holds, how lineage is made. */
-export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemoryBytes: number }, parquet: { path: string; bytes: number }, releases: { release: string; file: string; rules: number }[]): string {
+export function renderHistoryCard(
+  table: TableSpec,
+  size: { rows: number; inMemoryBytes: number },
+  parquet: { path: string; bytes: number },
+  releases: { release: string; file: string; rules: number }[],
+  links?: { rows: number; inMemoryBytes: number; parquet: { path: string; bytes: number } },
+): string {
   const header = cardHeader('Magic: The Gathering Comprehensive Rules, every release, with rule lineage', ['time-series'], size.rows, [
     { spec: table, inMemoryBytes: size.inMemoryBytes, parquet, rows: size.rows },
+    ...(links ? [{ spec: RULE_LINKS_TABLE, ...links }] : []),
   ])
   const body = [
     `# ${header.pretty_name}`,
@@ -216,6 +224,12 @@ export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemo
     '| `previous_number` | its number in the previous release (null when added) |',
     '| `change` | since the previous release: `unchanged` (the same number and text); `typography` (the same number, only quotes, dashes, white space, `_italic_` marks or `(TM)`/`(R)` changed, and the `?` the ASCII texts of 2001–2009 wrote for quotes and dashes); `edited` (the same number, other words); `moved` (another number, the same or nearly the same text); `added` (no predecessor) |',
     '',
+    ...(links
+      ? [
+          `\`rule_links\` (${links.rows} rows) links rules of consecutive releases, so that a rule can have several predecessors and several successors: \`release\`, \`number\`, \`previous_release\`, \`previous_number\`, \`relation\` (\`continues\`: the main link, the one \`previous_number\` gives; \`split-from\`: a new rule whose words nearly all come from a longer previous rule of its section; \`merged-from\`: a rule that ended, whose words nearly all stand in a longer rule of its section), \`similarity\` (0–1: word similarity for \`continues\`, the share of the smaller text the larger holds, words weighted by rarity, otherwise).`,
+          '',
+        ]
+      : []),
     'Lineage comes from `mtg-rules diff` between consecutive releases (one matcher for both): rows are matched by number and text, then the same text under another number, then text whose citations were renumbered, then near matches within the section the old one became (a subrule only under the rule its parent became), then nearly the same text in any other section (also with each word weighted by its rarity, so that templated sentences of two keywords are never linked). A removed rule is one that no row of the next release continues.',
     '',
     '## Releases',
@@ -231,7 +245,7 @@ export function renderHistoryCard(table: TableSpec, size: { rows: number; inMemo
     'history = load_dataset("path/or/hub-id", "rules_history", split="train")',
     '```',
     '',
-    ...pandasSection([table]),
+    ...pandasSection(links ? [table, RULE_LINKS_TABLE] : [table]),
     '```sql',
     "-- what rule 702.19b said in every release, by its lineage",
     "SELECT release, number, change, text FROM 'rules_history.parquet'",

@@ -15,6 +15,8 @@ export function schemaOf(column: ColumnSpec): SchemaElement[] {
       return [{ name: column.name, ...STRING, ...optional }]
     case 'int64':
       return [{ name: column.name, type: 'INT64', ...optional }]
+    case 'double':
+      return [{ name: column.name, type: 'DOUBLE', ...optional }]
     case 'bool':
       return [{ name: column.name, type: 'BOOLEAN', ...optional }]
     case 'list<string>':
@@ -29,6 +31,7 @@ export function schemaOf(column: ColumnSpec): SchemaElement[] {
 const HF_TYPES: Record<ColumnSpec['type'], unknown> = {
   string: { dtype: 'string', _type: 'Value' },
   int64: { dtype: 'int64', _type: 'Value' },
+  double: { dtype: 'float64', _type: 'Value' },
   bool: { dtype: 'bool', _type: 'Value' },
   'list<string>': { feature: { dtype: 'string', _type: 'Value' }, _type: 'Sequence' },
 }

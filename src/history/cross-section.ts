@@ -56,7 +56,7 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
 const SAME_SECTION = 0.95
 
 /** Each word id's weight: log(rows / rows holding it), so a word in every row weighs nothing. */
-function rarity(rows: Prepared[]): Float64Array {
+export function rarity(rows: Prepared[]): Float64Array {
   let max = 0
   for (const r of rows) for (const id of r.ids) if (id > max) max = id
   const df = new Int32Array(max + 1)

@@ -63,7 +63,7 @@ export interface ReleaseDiff {
   typography: TypographyChange[]
   moved: MovedRule[]
   /** For each NEW row (by position): the OLD position it comes from and how, or null when added. */
-  lineage: ({ old: number; change: RowChange } | null)[]
+  lineage: ({ old: number; change: RowChange; similarity: number } | null)[]
 }
 
 export interface DiffOptions {
@@ -262,7 +262,7 @@ function assemble(
       lineage.push(null)
       continue
     }
-    lineage.push({ old: o, change })
+    lineage.push({ old: o, change, similarity: Math.round(sims[n.pos]! * 1000) / 1000 })
     const from = olds[o]!.row
     const to = n.row
     if (change === 'unchanged') unchanged++

@@ -1,15 +1,17 @@
 import { join } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { TableRow } from '../core/tables.js'
-import { RULES_HISTORY_TABLE } from '../core/tables.js'
+import { RULE_LINKS_TABLE, RULES_HISTORY_TABLE } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
 import { TOOL } from '../core/version.js'
 import { inMemoryBytes, renderHistoryCard } from '../exports/card.js'
 import { writeCsv } from '../exports/csv-write.js'
-import { parquetAppender } from '../exports/parquet-write.js'
+import { writeJsonl } from '../exports/jsonl-write.js'
+import { parquetAppender, writeParquet } from '../exports/parquet-write.js'
 import { diffReleases } from '../history/diff.js'
 import { historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
+import { ruleLinks } from '../history/rule-links.js'
 import { startRulesHistory } from '../history/rules-history.js'
 import { listReleases } from './files.js'
 import { runHistoryTask, type BuiltRelease, type HistoryTask } from './history-tasks.js'
@@ -18,7 +20,7 @@ import { startWorkerPool } from './worker-pool.js'
 import { openStaging } from './output-folder.js'
 
 // A history folder holds history.json, history.csv, the rules_history table, its card and manifest, and one folder per release.
-const OWN_FILES = /^(history\.(json|csv)|rules_history\.(parquet|jsonl|csv|arrow)|README\.md|manifest\.json)$/
+const OWN_FILES = /^(history\.(json|csv)|(rules_history|rule_links)\.(parquet|jsonl|csv|arrow)|README\.md|manifest\.json)$/
 const historyOwnership = (name: string, isDirectory: boolean) => isDirectory || OWN_FILES.test(name)
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n')
 
@@ -96,6 +98,8 @@ export async function buildHistory(archive: string, out: string, options: Histor
     let historyRows = 0
     let inMemory = 0
     let previous: { release: string; rows: RuleRow[] } | null = null
+    // rule_links is a few percent of rules_history: held in memory and written at the end.
+    const links: TableRow[] = []
     const done: HistoryRow[] = []
     for (const pending of builds) {
       const b = await pending
@@ -103,6 +107,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
       const { rows, effectiveDate } = b.outcome
       const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
+      if (previous && lineage) for (const link of ruleLinks(previous, { release: effectiveDate, rows }, lineage)) links.push(link)
       const chunk = history.add(effectiveDate, rows, lineage)
       parquet.add(chunk)
       const lines = historyLines(b.outcome.prefixes!, chunk)
@@ -125,13 +130,20 @@ export async function buildHistory(archive: string, out: string, options: Histor
     const parquetBytes = parquet.finish()
     await staging.write('rules_history.parquet', parquetBytes)
     if (arrow) await staging.write('rules_history.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULES_HISTORY_TABLE, arrowRows))
+    const linksParquet = writeParquet(RULE_LINKS_TABLE, links, createdBy)
+    await staging.write('rule_links.parquet', linksParquet)
+    await staging.write('rule_links.jsonl', writeJsonl(RULE_LINKS_TABLE, links))
+    await staging.write('rule_links.csv', writeCsv(RULE_LINKS_TABLE, links))
+    if (arrow) await staging.write('rule_links.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULE_LINKS_TABLE, links))
+    const formats = ['parquet', 'jsonl', 'csv', ...(arrow ? ['arrow'] : [])]
     const exports = await Promise.all(
-      ['parquet', 'jsonl', 'csv', ...(arrow ? ['arrow'] : [])].map(async (format) => {
-        const { bytes, sha256 } = await staging.digest(`rules_history.${format}`)
-        return { path: `rules_history.${format}`, table: 'rules_history', format, bytes, rows: historyRows, sha256 }
+      [...formats.map((format) => ['rules_history', format, historyRows] as const), ...formats.map((format) => ['rule_links', format, links.length] as const)].map(async ([table, format, rowCount]) => {
+        const { bytes, sha256 } = await staging.digest(`${table}.${format}`)
+        return { path: `${table}.${format}`, table, format, bytes, rows: rowCount, sha256 }
       }),
     )
-    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed)))
+    const linksCard = { rows: links.length, inMemoryBytes: inMemoryBytes(RULE_LINKS_TABLE, links), parquet: { path: 'rule_links.parquet', bytes: linksParquet.length } }
+    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard)))
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))
     await staging.write('history.csv', historyCsv(rows))

@@ -5,7 +5,7 @@ import { PANDAS_INDEX } from './export-stream.js'
 
 // --- Columns -------------------------------------------------------------------------------
 
-const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', bool: 'boolean', 'list<string>': 'list<string>' }
+const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', double: 'double', bool: 'boolean', 'list<string>': 'list<string>' }
 
 /**
  * How a file's columns map onto its table (rules: `__index_level_0__` read as `index`), with the

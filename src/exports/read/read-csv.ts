@@ -55,6 +55,8 @@ function typeCsvField(column: ColumnSpec | undefined, value: string): unknown {
       }
     case 'int64':
       return /^-?\d+$/.test(value) ? Number(value) : value
+    case 'double':
+      return /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(value) ? Number(value) : value
     case 'bool':
       return value === 'true' ? true : value === 'false' ? false : value
     default:

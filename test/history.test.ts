@@ -240,6 +240,9 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
     expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+    // The links one previous_number cannot say, from rule_links.
+    expect(cli(['lineage', out, '500.5']).stdout).toMatch(/^2026-06-19 {2}500\.5 merged-from 500\.4 \(2025-02-07\), similarity 0\.\d+$/m)
+    expect(JSON.parse(cli(['lineage', out, '500.5a', '--json']).stdout).links.map((l: { relation: string; previous_number: string }) => [l.relation, l.previous_number])).toEqual([['split-from', '500.5']])
   })
 
   it('--at DATE answers only with a rule that held the number in the release in force on that date', () => {

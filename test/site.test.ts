@@ -153,6 +153,20 @@ describe('the site of the history of the shared releases', () => {
     expect(problems).toEqual([])
   })
 
+  it('a timeline shows the rules a rule was split from or merged with, each a link to its own timeline', async () => {
+    const links = jsonl(join(history, 'rule_links.jsonl')).filter((l) => l.relation !== 'continues')
+    const rows = jsonl(join(history, 'rules_history.jsonl'))
+    const merge = links.find((l) => l.relation === 'merged-from')
+    expect(merge).toBeDefined()
+    const id = rows.find((r) => r.release === merge.release && r.number === merge.number).rule_id
+    const { page, problems } = await open(url(historySite, `timeline/${id.replace(/[^0-9A-Za-z.-]/g, '_')}.html`))
+    const text = `${merge.release}: ${merge.number} merged-from ${merge.previous_number} of ${merge.previous_release} (similarity ${merge.similarity})`
+    await page.click(`#main li a:text-is("${text}")`)
+    await page.waitForURL('**/timeline/**')
+    expect(await page.textContent('h1')).toMatch(new RegExp(`^History of ${merge.previous_number.replace('.', '\\.')}$`))
+    expect(problems).toEqual([])
+  })
+
   it('the compare page lists what changed between two releases, from files the site wrote', async () => {
     const { page, problems } = await open(url(historySite, 'compare.html'))
     const releasesShown = await page.$$eval('#from option', (os) => os.map((o) => (o as HTMLOptionElement).value))

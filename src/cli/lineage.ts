@@ -20,6 +20,26 @@ async function* historyRows(dir: string): AsyncGenerator<LineageRow> {
   for await (const batch of stream.batches) for (const { record } of batch) yield record as unknown as LineageRow
 }
 
+interface Link {
+  release: string
+  number: string
+  previous_release: string
+  previous_number: string
+  relation: string
+  similarity: number
+}
+
+/** The split-from and merged-from rows of the history's rule_links table (none when it has none). */
+async function splitsAndMerges(dir: string): Promise<Link[]> {
+  const format = FORMATS.find((f) => existsSync(join(dir, `rule_links.${f}`)))
+  if (!format) return []
+  const file = join(dir, `rule_links.${format}`)
+  const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
+  const out: Link[] = []
+  for await (const batch of stream.batches) for (const { record } of batch) if (record.relation !== 'continues') out.push(record as unknown as Link)
+  return out
+}
+
 /**
  * mtg-rules lineage HISTORY_DIR NUMBER [--at DATE] [--json]: the rules NUMBER names in the release in
  * force on DATE (default the newest release), and what each said in every release. Only a rule that
@@ -43,13 +63,23 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   const versions = new Map<string, LineageRow[]>(ids.map((id) => [id, []]))
   for await (const row of historyRows(dir)) versions.get(row.rule_id)?.push(row)
-  const lineages = ids.map((id) => ({ rule_id: id, versions: versions.get(id)! }))
+  const parts = await splitsAndMerges(dir)
+  const lineages = ids.map((id) => {
+    const held = new Set(versions.get(id)!.map((v) => `${v.release} ${v.number}`))
+    const links = parts.filter((l) => held.has(`${l.release} ${l.number}`) || held.has(`${l.previous_release} ${l.previous_number}`))
+    return { rule_id: id, versions: versions.get(id)!, links }
+  })
   if (values.json) {
     // One rule: its rule_id and versions at the top, as before; several: each in `lineages`.
     const one = lineages.length === 1 ? lineages[0]! : null
     return ok(JSON.stringify({ number, at, release: target.release, ...(one ? one : {}), lineages }, null, 2) + '\n')
   }
   const lines = [lineageHeader(target, ids), '']
-  for (const l of lineages) lines.push(...versionLines(l.rule_id, l.versions, safeText), '')
+  for (const l of lineages) {
+    lines.push(...versionLines(l.rule_id, l.versions, safeText))
+    // What one previous_number cannot say: the rules it was split from or merged with (rule_links).
+    for (const k of l.links) lines.push(`${k.release}  ${k.number} ${k.relation} ${k.previous_number} (${k.previous_release}), similarity ${k.similarity}`)
+    lines.push('')
+  }
   return ok(lines.join('\n'))
 }

@@ -5,7 +5,7 @@ import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
 import { readExport } from '../exports/read/read-export.js'
-import type { GlossaryEntry, HistoryRow, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
+import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
 import { describeFsError } from './fs-errors.js'
 import { MAX_EXPORT_BYTES, readInputFile } from './files.js'
 
@@ -20,7 +20,9 @@ export async function readSiteInput(dir: string): Promise<SiteInput> {
   const releaseDir = historyTable ? newestReleaseFolder(dir) : dir
   const release = await readRelease(releaseDir)
   const history = historyTable ? ((await records(historyTable)) as unknown as HistoryRow[]) : undefined
-  return { release, ...(history ? { history } : {}), searchLibrary: searchLibrary() }
+  const linksTable = historyTable ? tableFile(dir, 'rule_links') : null
+  const links = linksTable ? ((await records(linksTable)).filter((l) => l.relation !== 'continues') as unknown as RuleLink[]) : undefined
+  return { release, ...(history ? { history } : {}), ...(links ? { links } : {}), searchLibrary: searchLibrary() }
 }
 
 async function readRelease(dir: string): Promise<SiteRelease> {

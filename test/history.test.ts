@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { diffReleases } from '../src/history/diff.js'
 import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history/history-lines.js'
-import { writeFilesInto } from '../src/io/output-folder.js'
+import { writeFilesInto } from '../src/io/history-tasks.js'
 import { EtlError } from '../src/core/errors.js'
 import { startRulesHistory } from '../src/history/rules-history.js'
 import { RULES_HISTORY_TABLE } from '../src/core/tables.js'
@@ -280,7 +280,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
 
 describe('history reads each release as it was dated', () => {
   it('a release rewritten between listing and building is not built (it could land under another date)', async () => {
-    const { listReleases } = await import('../src/io/files.js')
+    const { listReleases } = await import('../src/io/release-files.js')
     const { runHistoryTask } = await import('../src/io/history-tasks.js')
     const dir = mkdtempSync(join(tmpdir(), 'rewritten-'))
     const first = releases().find((r) => r.effective === '2026-06-19')!

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
-import { copyNewestRelease, storeRelease } from '../io/files.js'
+import { copyNewestRelease, storeRelease } from '../io/release-files.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules fetch */

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
 import { effectiveDateOf } from '../fetch/archive.js'
 import { EtlError } from '../core/errors.js'
-import { listReleases, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { listReleases } from '../io/release-files.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules previous */

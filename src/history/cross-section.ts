@@ -1,3 +1,4 @@
+import { parentNumber } from '../core/rule-number.js'
 import { diceOfIds, type Prepared } from './row-keys.js'
 
 /**
@@ -84,4 +85,15 @@ function weightedDice(a: Int32Array, b: Int32Array, weight: Float64Array, total:
     else j++
   }
   return (2 * common) / total
+}
+
+/**
+ * Whether step 5 would have refused a pair by its parent rule: two subrules in the same (mapped)
+ * section whose parent rules did not become each other — as templated sentences of two keywords are.
+ */
+export function templatedPair(sectionMap: Map<string, string>, ruleMap: Map<string, string>) {
+  return (o: Prepared, n: Prepared) => {
+    if ((sectionMap.get(o.section) ?? o.section) !== n.section || o.parsed?.letters === '' || n.parsed?.letters === '') return false
+    return ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)
+  }
 }

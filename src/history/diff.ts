@@ -1,5 +1,5 @@
 import { parentNumber } from '../core/rule-number.js'
-import { crossSectionPairs } from './cross-section.js'
+import { crossSectionPairs, templatedPair } from './cross-section.js'
 import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
 import type { RuleRow } from '../core/types.js'
 
@@ -193,17 +193,6 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, numberNow()), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
-}
-
-/**
- * Whether step 5 would have refused a pair by its parent rule: two subrules in the same (mapped)
- * section whose parent rules did not become each other — as templated sentences of two keywords are.
- */
-function templatedPair(sectionMap: Map<string, string>, ruleMap: Map<string, string>) {
-  return (o: Prepared, n: Prepared) => {
-    if ((sectionMap.get(o.section) ?? o.section) !== n.section || o.parsed?.letters === '' || n.parsed?.letters === '') return false
-    return ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)
-  }
 }
 
 /**

@@ -286,19 +286,3 @@ function sweep(parent: string, base: string, target: string) {
     }
   }
 }
-
-/**
- * Write files into `dir`, a folder inside a staging folder (Staging.dir), from a worker thread:
- * created exclusively like Staging.write, not synced one by one (for history, 1,700 fsyncs cost
- * seconds; the history tables themselves are synced). `shown` names the folder in the error line.
- */
-export function writeFilesInto(dir: string, shown: string, files: { name: string; bytes: Uint8Array }[]): void {
-  try {
-    // Never with its parents: a staging folder an interrupted run has just removed must stay gone
-    // (a worker still writing would otherwise create it again, and leave it behind).
-    mkdirSync(dir)
-    for (const f of files) writeFileSync(join(dir, f.name), f.bytes, { flag: 'wx' })
-  } catch (e) {
-    throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write to ${shown}: ${describeFsError(e)}`)
-  }
-}

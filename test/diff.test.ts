@@ -413,7 +413,8 @@ describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
   })
 
   it('holds the glossary: terms added, removed and definitions changed, as the two glossaries differ', () => {
-    const terms = (date: string) => new Map(built(date).document.glossary.map((g) => [g.term, g.definition.normalize('NFC')]))
+    // The glossary table's rows: a term without its "(Obsolete)", which is a flag of the row.
+    const terms = (date: string) => new Map(built(date).tables.find((t) => t.spec.name === 'glossary')!.rows.map((g) => [g.term as string, `${g.obsolete}:${g.definition}`]))
     const [before, after] = [terms('2025-02-07'), terms('2026-06-19')]
     const added = [...after.keys()].filter((t) => !before.has(t))
     const removed = [...before.keys()].filter((t) => !after.has(t))
@@ -423,4 +424,20 @@ describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
     // (Markdown's own characters in a term are escaped.)
     for (const t of added) expect(md).toContain(`- **${t.replace(/([\\`*_~[\]|<>])/g, '\\$1')}** `)
   })
+})
+
+describe('diff of two glossary exports', () => {
+  it('gives the terms added, removed and changed, as the CR texts’ diff gives them', () => {
+    const dirs = ['2025-02-07', '2026-06-19'].map((date) => {
+      const out = join(mkdtempSync(join(tmpdir(), 'glossary-diff-')), 'out')
+      expect(cli(['build', release(date).path, '--out', out]).status).toBe(0)
+      return out
+    })
+    const md = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'glossary.parquet')]).stdout
+    expect(md.split('\n')[0]).toBe('# Comprehensive Rules glossary: 2025-02-07 → 2026-06-19')
+    const fromTexts = cli(['diff', release('2025-02-07').path, release('2026-06-19').path]).stdout
+    expect(md.slice(md.indexOf('## Glossary'))).toBe(fromTexts.slice(fromTexts.indexOf('## Glossary')))
+    const refused = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'rules.jsonl')])
+    expect([refused.status, refused.stderr]).toEqual([2, expect.stringMatching(/^mtg-rules diff: compare a glossary with a glossary/)])
+  }, 60_000)
 })

@@ -216,3 +216,31 @@ describe('findTextLink', () => {
     expect(findTextLink('<p>no links</p>', 'https://h/')).toBeNull()
   })
 })
+
+describe('a same-date re-issue (another file, the same effective date)', () => {
+  it('is diffed against the first issue of its date, and its dataset names the publisher’s file, not the cache’s', async () => {
+    const { cli } = await import('./helpers/cli.js')
+    const archive = mkdtempSync(join(tmpdir(), 'reissue-archive-'))
+    const raw = mkdtempSync(join(tmpdir(), 'reissue-raw-'))
+    // The first issue of 2025-02-07, then the publisher re-issues the same date under a later file name.
+    writeFileSync(join(archive, 'MagicCompRules 20240308.txt'), older)
+    writeFileSync(join(archive, 'MagicCompRules 20250207.txt'), cr)
+    expect(cli(['fetch', '--from', archive, '--dest', raw]).status).toBe(0)
+    rmSync(join(archive, 'MagicCompRules 20250207.txt'))
+    writeFileSync(join(archive, 'MagicCompRules 20250214.txt'), reissue)
+    const fetched = cli(['fetch', '--from', archive, '--dest', raw])
+    expect(fetched.status).toBe(0)
+    const cached = fetched.stdout.trim()
+    expect(cached).toMatch(/MagicCompRules 20250207 [0-9a-f]{8}\.txt$/)
+    writeFileSync(join(raw, 'MagicCompRules 20240308.txt'), older)
+    // The release before the re-issue is the first issue of its date, not 2024-03-08.
+    expect(cli(['previous', raw, cached]).stdout).toBe(`${join(raw, 'MagicCompRules 20250207.txt')}\n`)
+    expect(cli(['previous', raw, join(raw, 'MagicCompRules 20250207.txt')]).stdout).toBe(`${join(raw, 'MagicCompRules 20240308.txt')}\n`)
+    // Built from the cache, the dataset names the file the publisher gave.
+    const out = join(mkdtempSync(join(tmpdir(), 'reissue-out-')), 'out')
+    expect(cli(['build', cached, '--out', out]).status).toBe(0)
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    expect([manifest.source.file, manifest.source.effectiveDate]).toEqual(['MagicCompRules 20250214.txt', '2025-02-07'])
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).not.toContain(cached.split('/').pop())
+  })
+})

@@ -1,9 +1,8 @@
-import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
 import { formatReport } from '../core/report-format.js'
 import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
-import { releaseNotesOf } from '../io/release-files.js'
+import { publisherNameOf, releaseNotesOf } from '../io/release-files.js'
 import { replaceFolder } from '../io/output-folder.js'
 import { TABLES } from '../core/tables.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
@@ -35,7 +34,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   timings.mark('read the file')
   // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
   const arrow = values.arrow ? (await import('../exports/arrow-write.js')).writeArrow : undefined
-  const result = buildDataset(basename(file), bytes, { strict: values.strict, mark: timings.mark, ...(arrow ? { arrow } : {}) })
+  // A text from the raw/ cache is named as the publisher named it (a re-issue is cached under another name).
+  const result = buildDataset(publisherNameOf(file), bytes, { strict: values.strict, mark: timings.mark, ...(arrow ? { arrow } : {}) })
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
   const { errors, warnings } = result.report.counts

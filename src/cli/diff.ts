@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { renderChangelog } from '../history/changelog.js'
-import { diffReleases } from '../history/diff.js'
+import { renderChangelog, renderGlossaryChangelog } from '../history/changelog.js'
+import { glossaryChanges } from '../history/changelog-parts.js'
+import { diffReleases, type DiffSide } from '../history/diff.js'
 import { diffSideOf } from '../history/diff-input.js'
 import { EtlError } from '../core/errors.js'
 import { terminalSafe } from '../core/report-format.js'
@@ -23,6 +24,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
   const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)), releaseDateBeside(oldFile))
   const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)), releaseDateBeside(newFile))
+  if ((oldSide.table === 'glossary') !== (newSide.table === 'glossary')) throw new EtlError('USAGE', `mtg-rules diff: compare a glossary with a glossary (${oldFile} and ${newFile} hold different tables)`)
+  if (oldSide.table === 'glossary') return glossaryDiff(oldSide, newSide, values)
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)
   const c = result.counts
@@ -33,6 +36,17 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The file is an output too: no control character from the data in it either.
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
   return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
+}
+
+/** Two glossary exports: their terms added, removed and changed (JSON: the lists). */
+async function glossaryDiff(oldSide: DiffSide, newSide: DiffSide, values: { json: boolean; out?: string; 'exit-code': boolean }): Promise<CommandResult> {
+  const changes = glossaryChanges(oldSide, newSide)!
+  const text = values.json ? JSON.stringify({ old: oldSide.label, new: newSide.label, ...changes }, null, 2) + '\n' : renderGlossaryChangelog(oldSide, newSide)
+  const differ = changes.added.length + changes.removed.length + changes.changed.length > 0
+  const exitCode = values['exit-code'] && differ ? 1 : 0
+  if (values.out === undefined) return ok(text, '', exitCode)
+  await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
+  return ok('', `diff: wrote ${values.out} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
 }
 
 /** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */

@@ -42,7 +42,8 @@ Options:
   diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code]
 
 Compare two releases (CR texts or rules exports): unchanged, typography-only, edited, added, removed
-and moved (renumbered) rules, as a Markdown changelog (or JSON).
+and moved (renumbered) rules, and between CR texts the glossary, as a Markdown changelog (or JSON).
+Two glossary exports give the glossary's terms added, removed and changed.
 
 Options:
   --json            the diff as JSON
@@ -70,8 +71,10 @@ Options:
   --json            the versions as JSON`,
   previous: `Usage: mtg-rules previous DIR FILE
 
-Print the path of the newest release in DIR (a folder of CR texts, such as raw/) whose effective
-date is before FILE's (a CR text); print nothing when there is none. Dates are read from the texts.`,
+Print the path of the release before FILE (a CR text) in DIR (a folder of CR texts, such as raw/):
+for a same-date re-issue, cached as "MagicCompRules YYYYMMDD <hash>.txt", the first issue of that
+date; else the newest release whose effective date is before FILE's. Print nothing when there is
+none. Dates are read from the texts.`,
   fetch: `Usage: mtg-rules fetch [--url PAGE | --from DIR] [--dest DIR] [--timeout MS] [--retries N]
 
 Download the newest CR text from the rules page (default https://magic.wizards.com/en/rules), or copy

@@ -37,19 +37,22 @@ export function renumberedSections(moved: MovedRule[]): string[] {
 export interface GlossaryChanges {
   added: { term: string; definition: string }[]
   removed: { term: string; definition: string }[]
-  changed: { term: string; changes: WordChange[] }[]
+  /** A definition changed (`changes`), or the term became obsolete or current again (`obsolete`). */
+  changed: { term: string; changes: WordChange[] | null; obsolete?: boolean }[]
 }
 
 /** Terms added, removed, and definitions changed between two sides' glossaries (null when a side has none). */
 export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide): GlossaryChanges | null {
   if (!oldSide?.glossary || !newSide.glossary) return null
-  const before = new Map(oldSide.glossary.map((g) => [g.term, g.definition]))
-  const after = new Map(newSide.glossary.map((g) => [g.term, g.definition]))
+  const before = new Map(oldSide.glossary.map((g) => [g.term, g]))
+  const after = new Map(newSide.glossary.map((g) => [g.term, g]))
   const changed: GlossaryChanges['changed'] = []
-  for (const [term, definition] of after) {
+  for (const [term, entry] of after) {
     const old = before.get(term)
-    const changes = old === undefined ? null : wordChanges(old, definition)
-    if (changes) changed.push({ term, changes })
+    if (old === undefined) continue
+    const changes = wordChanges(old.definition, entry.definition)
+    const flag = (old.obsolete ?? false) !== (entry.obsolete ?? false)
+    if (changes || flag) changed.push({ term, changes, ...(flag ? { obsolete: entry.obsolete ?? false } : {}) })
   }
   return {
     added: newSide.glossary.filter((g) => !before.has(g.term)),

@@ -138,12 +138,24 @@ export function renderChangelog(diff: ReleaseDiff, newSide: DiffSide, oldSide?: 
       lines.push('', `### ${kind} (${entries.length})`, '', ...entries.flatMap((e) => e.lines))
     }
   }
+  lines.push(...glossaryLines(oldSide, newSide))
+  return lines.join('\n') + '\n'
+}
+
+/** The changelog of two glossaries alone (two glossary exports): their terms added, removed, changed. */
+export function renderGlossaryChangelog(oldSide: DiffSide, newSide: DiffSide): string {
+  const lines = glossaryLines(oldSide, newSide)
+  return [`# Comprehensive Rules glossary: ${oldSide.label} → ${newSide.label}`, ...(lines.length ? lines : ['', 'No term added, removed or changed.'])].join('\n') + '\n'
+}
+
+function glossaryLines(oldSide: DiffSide | undefined, newSide: DiffSide): string[] {
+  const lines: string[] = []
   const glossary = glossaryChanges(oldSide, newSide)
   if (glossary && glossary.added.length + glossary.removed.length + glossary.changed.length > 0) {
     lines.push('', `## Glossary: ${glossary.added.length} added, ${glossary.removed.length} removed, ${glossary.changed.length} changed`)
     if (glossary.added.length) lines.push('', `### Added (${glossary.added.length})`, '', ...glossary.added.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
     if (glossary.removed.length) lines.push('', `### Removed (${glossary.removed.length})`, '', ...glossary.removed.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
-    if (glossary.changed.length) lines.push('', `### Changed (${glossary.changed.length})`, '', ...glossary.changed.map((g) => `- **${escape(g.term)}** ${renderWordChanges(g.changes)}`))
+    if (glossary.changed.length) lines.push('', `### Changed (${glossary.changed.length})`, '', ...glossary.changed.map((g) => `- **${escape(g.term)}**${g.obsolete === undefined ? '' : g.obsolete ? ' (now obsolete)' : ' (no longer obsolete)'} ${g.changes ? renderWordChanges(g.changes) : '(definition unchanged)'}`))
   }
-  return lines.join('\n') + '\n'
+  return lines
 }

@@ -1,5 +1,6 @@
 import type { DiffSide } from './diff.js'
 import { EtlError } from '../core/errors.js'
+import { glossaryRows } from '../build/companions.js'
 import { normalizeGlossary, normalizeRules } from '../text/normalize.js'
 import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
@@ -14,11 +15,21 @@ import type { RuleRow } from '../core/types.js'
 export async function diffSideOf(name: string, bytes: Uint8Array, label?: string): Promise<DiffSide> {
   if (sourceKindOf(name) === 'cr-text') {
     const doc = parseDocument(splitLines(decode(bytes, name).text), name)
-    const glossary = normalizeGlossary(doc.glossary).map(({ term, definition }) => ({ term, definition }))
+    // As the glossary table gives them: a term without its "(Obsolete)", which is a flag.
+    const glossary = glossaryRows(normalizeGlossary(doc.glossary)).map(({ term, definition, obsolete }) => ({ term: term as string, definition: definition as string, obsolete: obsolete === true }))
     return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])), glossary }
   }
   const read = await readExportFile(name, bytes)
-  if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules`)
+  const shown = label ?? name.replace(/^.*[/\\]/, '')
+  if (read.table.name === 'glossary') {
+    const glossary = read.records.map(({ record, position }) => {
+      const { term, definition, obsolete } = record
+      if (typeof term !== 'string' || typeof definition !== 'string') throw new EtlError('EXPORT_MALFORMED', `diff: ${name}: row ${position} is not a glossary row (run mtg-rules validate on it)`)
+      return { term, definition, obsolete: obsolete === true }
+    })
+    return { label: shown, rows: [], sectionTitles: new Map(), glossary, table: 'glossary' }
+  }
+  if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules or the glossary`)
   const rows: RuleRow[] = read.records.map(({ record, position }) => {
     const { number, text, examples } = record
     if (typeof number !== 'string' || typeof text !== 'string' || !Array.isArray(examples)) {
@@ -26,5 +37,5 @@ export async function diffSideOf(name: string, bytes: Uint8Array, label?: string
     }
     return { number, text, examples: examples.map(String), index: position }
   })
-  return { label: label ?? name.replace(/^.*[/\\]/, ''), rows, sectionTitles: new Map() }
+  return { label: shown, rows, sectionTitles: new Map() }
 }

@@ -10,7 +10,9 @@ export interface DiffSide {
   /** Section titles by number ("100" → "General"), when the side is CR text. */
   sectionTitles: Map<string, string>
   /** The glossary's terms and definitions, when the side is CR text (the changelog compares them). */
-  glossary?: { term: string; definition: string }[]
+  glossary?: { term: string; definition: string; obsolete?: boolean }[]
+  /** What the side holds: the rules (default), or only a glossary (a glossary export). */
+  table?: 'rules' | 'glossary'
 }
 
 export type { ExampleChange, WordChange } from './row-keys.js'

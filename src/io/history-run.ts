@@ -7,7 +7,7 @@ import { TOOL } from '../core/version.js'
 import { inMemoryBytes, renderHistoryCard } from '../exports/card.js'
 import { writeCsv } from '../exports/csv-write.js'
 import { writeJsonl } from '../exports/jsonl-write.js'
-import { parquetAppender, writeParquet } from '../exports/parquet-write.js'
+import { parquetAppender } from '../exports/parquet-write.js'
 import { diffReleases } from '../history/diff.js'
 import { historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
@@ -98,8 +98,12 @@ export async function buildHistory(archive: string, out: string, options: Histor
     let historyRows = 0
     let inMemory = 0
     let previous: { release: string; rows: RuleRow[] } | null = null
-    // rule_links is a few percent of rules_history: held in memory and written at the end.
-    const links: TableRow[] = []
+    // rule_links, like rules_history, is written a release at a time.
+    const linksParquet = parquetAppender(RULE_LINKS_TABLE, createdBy)
+    const linksCsvHeader = writeCsv(RULE_LINKS_TABLE, [])
+    const arrowLinks: TableRow[] = []
+    let linkRows = 0
+    let linksInMemory = 0
     const done: HistoryRow[] = []
     for (const pending of builds) {
       const b = await pending
@@ -107,7 +111,15 @@ export async function buildHistory(archive: string, out: string, options: Histor
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
       const { rows, effectiveDate } = b.outcome
       const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
-      if (previous && lineage) for (const link of ruleLinks(previous, { release: effectiveDate, rows }, lineage)) links.push(link)
+      if (previous && lineage) {
+        const links = ruleLinks(previous, { release: effectiveDate, rows }, lineage)
+        linksParquet.add(links)
+        await staging.append('rule_links.jsonl', writeJsonl(RULE_LINKS_TABLE, links))
+        await staging.append('rule_links.csv', linkRows === 0 ? writeCsv(RULE_LINKS_TABLE, links) : writeCsv(RULE_LINKS_TABLE, links).subarray(linksCsvHeader.length))
+        if (arrow) for (const l of links) arrowLinks.push(l)
+        linkRows += links.length
+        linksInMemory += inMemoryBytes(RULE_LINKS_TABLE, links)
+      }
       const chunk = history.add(effectiveDate, rows, lineage)
       parquet.add(chunk)
       const lines = historyLines(b.outcome.prefixes!, chunk)
@@ -130,19 +142,21 @@ export async function buildHistory(archive: string, out: string, options: Histor
     const parquetBytes = parquet.finish()
     await staging.write('rules_history.parquet', parquetBytes)
     if (arrow) await staging.write('rules_history.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULES_HISTORY_TABLE, arrowRows))
-    const linksParquet = writeParquet(RULE_LINKS_TABLE, links, createdBy)
-    await staging.write('rule_links.parquet', linksParquet)
-    await staging.write('rule_links.jsonl', writeJsonl(RULE_LINKS_TABLE, links))
-    await staging.write('rule_links.csv', writeCsv(RULE_LINKS_TABLE, links))
-    if (arrow) await staging.write('rule_links.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULE_LINKS_TABLE, links))
+    if (linkRows === 0) {
+      await staging.append('rule_links.jsonl', new Uint8Array())
+      await staging.append('rule_links.csv', linksCsvHeader)
+    }
+    const linksBytes = linksParquet.finish()
+    await staging.write('rule_links.parquet', linksBytes)
+    if (arrow) await staging.write('rule_links.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULE_LINKS_TABLE, arrowLinks))
     const formats = ['parquet', 'jsonl', 'csv', ...(arrow ? ['arrow'] : [])]
     const exports = await Promise.all(
-      [...formats.map((format) => ['rules_history', format, historyRows] as const), ...formats.map((format) => ['rule_links', format, links.length] as const)].map(async ([table, format, rowCount]) => {
+      [...formats.map((format) => ['rules_history', format, historyRows] as const), ...formats.map((format) => ['rule_links', format, linkRows] as const)].map(async ([table, format, rowCount]) => {
         const { bytes, sha256 } = await staging.digest(`${table}.${format}`)
         return { path: `${table}.${format}`, table, format, bytes, rows: rowCount, sha256 }
       }),
     )
-    const linksCard = { rows: links.length, inMemoryBytes: inMemoryBytes(RULE_LINKS_TABLE, links), parquet: { path: 'rule_links.parquet', bytes: linksParquet.length } }
+    const linksCard = { rows: linkRows, inMemoryBytes: linksInMemory, parquet: { path: 'rule_links.parquet', bytes: linksBytes.length } }
     await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard)))
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))

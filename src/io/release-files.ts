@@ -225,3 +225,39 @@ function readIndex(path: string): Record<string, unknown> {
     return {}
   }
 }
+
+/**
+ * The publisher's file name of a text: where it was fetched from, as the raw/ cache's index.json
+ * beside it records it (a same-date re-issue is cached as `MagicCompRules 20260807 b3d9e20f.txt`, but
+ * its dataset names the file the publisher gave, `MagicCompRules 20260819.txt`); else its own name.
+ */
+export function publisherNameOf(file: string): string {
+  const name = basename(file)
+  const entry = readIndex(join(dirname(file), 'index.json'))[name] as { from?: unknown; sha256?: unknown } | undefined
+  if (typeof entry?.from !== 'string') return name
+  let last = entry.from.replace(/[?#].*$/, '').split(/[/\\]/).pop() ?? ''
+  try {
+    last = decodeURIComponent(last)
+  } catch {
+    return name
+  }
+  return /^MagicCompRules [^/\\]*\.txt$/i.test(last) ? last : name
+}
+
+// A same-date re-issue's cache name: the publisher's name with 8 hex digits of its sha256.
+const REISSUE = /^(MagicCompRules \d{8}) [0-9a-f]{8}\.txt$/
+
+/**
+ * The release before `file` in `dir`: for a same-date re-issue (cached under its hash), the first
+ * issue of that date; else the newest release of an earlier date. Null when there is none.
+ */
+export async function previousRelease(dir: string, file: string, effectiveDate: string, fileSha256: string): Promise<string | null> {
+  const listed = (await listReleases(dir)).filter((r) => r.effectiveDate !== null && r.sha256 !== fileSha256)
+  const reissue = REISSUE.exec(basename(file))
+  if (reissue) {
+    const first = listed.find((r) => r.effectiveDate === effectiveDate && r.name === `${reissue[1]}.txt`)
+    if (first) return first.path
+  }
+  const older = listed.filter((r) => r.effectiveDate! < effectiveDate)
+  return older.length === 0 ? null : older[older.length - 1]!.path
+}

@@ -90,9 +90,13 @@ export function rarity(rows: Prepared[]): Float64Array {
   return weight
 }
 
-/** Dice of two sorted word-id lists, each word counted by its weight. */
+/** Dice of two sorted word-id lists, each word counted by its weight (`total`: both lists' weights). */
 function weightedDice(a: Int32Array, b: Int32Array, weight: Float64Array, total: number): number {
-  if (total === 0) return 0
+  return total === 0 ? 0 : (2 * commonWeight(a, b, weight)) / total
+}
+
+/** The weight of the words two sorted word-id lists share (each occurrence once). */
+export function commonWeight(a: Int32Array, b: Int32Array, weight: Float64Array): number {
   let i = 0
   let j = 0
   let common = 0
@@ -104,7 +108,7 @@ function weightedDice(a: Int32Array, b: Int32Array, weight: Float64Array, total:
     } else if (a[i]! < b[j]!) i++
     else j++
   }
-  return (2 * common) / total
+  return common
 }
 
 /**

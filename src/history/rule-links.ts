@@ -1,6 +1,6 @@
 import type { TableRow } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
-import { rarity } from './cross-section.js'
+import { commonWeight, rarity } from './cross-section.js'
 import type { ReleaseDiff } from './diff.js'
 import { prepare, type Prepared } from './row-keys.js'
 
@@ -82,20 +82,4 @@ function bestContainer(part: Prepared, candidates: Prepared[], weight: Float64Ar
     if (share >= CONTAINED && (!best || share > best.share)) best = { row: c, share }
   }
   return best
-}
-
-/** The weight of the words two sorted word-id lists share (each occurrence once). */
-function commonWeight(a: Int32Array, b: Int32Array, weight: Float64Array): number {
-  let i = 0
-  let j = 0
-  let common = 0
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common += weight[a[i]!] ?? 0
-      i++
-      j++
-    } else if (a[i]! < b[j]!) i++
-    else j++
-  }
-  return common
 }

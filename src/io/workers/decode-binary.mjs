@@ -70,13 +70,7 @@ async function decodeArrow() {
         parts.push(part)
       })
       stream.push(data, true)
-      const out = new Uint8Array(size)
-      let at = 0
-      for (const part of parts) {
-        out.set(part, at)
-        at += part.length
-      }
-      return out
+      return new Uint8Array(Buffer.concat(parts, size))
     },
   })
   const table = tableFromIPC(new Uint8Array(buffer))

@@ -5,6 +5,7 @@ import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
 import { openExport, type ExportFormat } from '../exports/read/read-export.js'
 import { lineageFinder, lineageHeader, versionLines, type LineageRow } from '../history/lineage.js'
+import type { RuleLink } from '../history/rule-links.js'
 import { inputFileChunks, MAX_EXPORT_BYTES } from '../io/files.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -20,23 +21,14 @@ async function* historyRows(dir: string): AsyncGenerator<LineageRow> {
   for await (const batch of stream.batches) for (const { record } of batch) yield record as unknown as LineageRow
 }
 
-interface Link {
-  release: string
-  number: string
-  previous_release: string
-  previous_number: string
-  relation: string
-  similarity: number
-}
-
 /** The split-from and merged-from rows of the history's rule_links table (none when it has none). */
-async function splitsAndMerges(dir: string): Promise<Link[]> {
+async function splitsAndMerges(dir: string): Promise<RuleLink[]> {
   const format = FORMATS.find((f) => existsSync(join(dir, `rule_links.${f}`)))
   if (!format) return []
   const file = join(dir, `rule_links.${format}`)
   const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  const out: Link[] = []
-  for await (const batch of stream.batches) for (const { record } of batch) if (record.relation !== 'continues') out.push(record as unknown as Link)
+  const out: RuleLink[] = []
+  for await (const batch of stream.batches) for (const { record } of batch) if (record.relation !== 'continues') out.push(record as unknown as RuleLink)
   return out
 }
 

@@ -21,6 +21,16 @@ const MIN_WORDS = 5
  */
 const PART_OF_WHOLE = 0.75
 
+/** A row of rule_links. */
+export interface RuleLink {
+  release: string
+  number: string
+  previous_release: string
+  previous_number: string
+  relation: 'continues' | 'split-from' | 'merged-from'
+  similarity: number
+}
+
 export interface ReleaseRows {
   release: string
   rows: RuleRow[]

@@ -1,5 +1,6 @@
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
+import type { RuleLink } from '../history/rule-links.js'
 
 /** Where a rule stands: its chapter and section, with their titles (a rules_meta row). */
 export interface RulePlace {
@@ -36,15 +37,7 @@ export interface HistoryRow extends RuleRow {
   change: string
 }
 
-/** A split-from or merged-from row of rule_links. */
-export interface RuleLink {
-  release: string
-  number: string
-  previous_release: string
-  previous_number: string
-  relation: string
-  similarity: number
-}
+export type { RuleLink }
 
 /** What the site is made from: a release, and from a history folder also every release's rows. */
 export interface SiteInput {

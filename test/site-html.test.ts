@@ -56,3 +56,32 @@ describe('the site’s one escaping helper', () => {
     expect(text('assets/search-index.js')).not.toContain('</script')
   })
 })
+
+describe('mtg-rules site with a folder it cannot use', () => {
+  it('exits 2 with one line, and writes nothing: no dataset, a report that is a folder or not a report', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, existsSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { cli } = await import('./helpers/cli.js')
+    const { release } = await import('./helpers/shared.js')
+    const root = mkdtempSync(join(tmpdir(), 'site-bad-'))
+    const dataset = join(root, 'dataset')
+    expect(cli(['build', release('2026-08-07').path, '--out', dataset]).status).toBe(0)
+    const out = join(root, 'site')
+    const run = (dir: string) => {
+      const r = cli(['site', dir, '--out', out])
+      return [r.status, r.stderr.trim().split('\n').length, existsSync(out)]
+    }
+    const empty = join(root, 'empty')
+    mkdirSync(empty)
+    expect(run(empty)).toEqual([2, 1, false])
+    expect(cli(['site', empty, '--out', out]).stderr).toMatch(/^site: .*manifest\.json is missing: not a dataset folder/)
+    rmSync(join(dataset, 'report.json'))
+    mkdirSync(join(dataset, 'report.json'))
+    expect(run(dataset)).toEqual([2, 1, false])
+    rmSync(join(dataset, 'report.json'), { recursive: true })
+    writeFileSync(join(dataset, 'report.json'), '{"valid": true}')
+    expect(run(dataset)).toEqual([2, 1, false])
+    expect(cli(['site', dataset, '--out', out]).stderr).toMatch(/is not a validation report/)
+  }, 60_000)
+})

@@ -6,7 +6,6 @@ import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
 import { readExport } from '../exports/read/read-export.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
-import { describeFsError } from './fs-errors.js'
 import { MAX_EXPORT_BYTES, readInputFile } from './files.js'
 
 /**
@@ -26,8 +25,12 @@ export async function readSiteInput(dir: string): Promise<SiteInput> {
 }
 
 async function readRelease(dir: string): Promise<SiteRelease> {
-  const manifest = readJson(join(dir, 'manifest.json')) as { source?: { file?: string; sha256?: string; effectiveDate?: string } }
-  const report = readJson(join(dir, 'report.json')) as Report
+  const manifest = (await readJson(join(dir, 'manifest.json'))) as { source?: { file?: string; sha256?: string; effectiveDate?: string } }
+  const report = (await readJson(join(dir, 'report.json'))) as Report
+  // What the pages read of it: a report of another shape is refused, not half shown.
+  if (typeof report?.counts !== 'object' || report.counts === null || !Array.isArray(report.diagnostics)) {
+    throw new EtlError('EXPORT_MALFORMED', `site: ${join(dir, 'report.json')} is not a validation report (no counts or diagnostics)`)
+  }
   const need = (table: string) => {
     const file = tableFile(dir, table)
     if (!file) throw new EtlError('INPUT_MISSING', `site: ${dir} holds no ${table} table (${table}.jsonl, .parquet or .csv): not a dataset folder`)
@@ -73,13 +76,13 @@ function newestReleaseFolder(dir: string): string {
   return join(dir, releases.at(-1)!)
 }
 
-function readJson(path: string): unknown {
-  let text
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (e) {
-    throw new EtlError('INPUT_MISSING', `site: cannot read ${path}: ${describeFsError(e)}`)
-  }
+// manifest.json and report.json of a dataset: kilobytes; anything far larger is refused unread.
+const MAX_JSON_BYTES = 64 * 1024 * 1024
+
+/** A JSON file of the folder, read as every input is (size capped, a FIFO timed out, a folder refused). */
+async function readJson(path: string): Promise<unknown> {
+  if (!existsSync(path)) throw new EtlError('INPUT_MISSING', `site: ${path} is missing: not a dataset folder (mtg-rules build writes one)`)
+  const text = new TextDecoder().decode(await readInputFile(path, MAX_JSON_BYTES))
   try {
     return JSON.parse(text)
   } catch (e) {

@@ -291,6 +291,9 @@ const history130 = repeat(['history', synthetic, '--out', join(tmp, 'history-130
 const history130Far = repeat(['history', worstCase, '--out', join(tmp, 'history-130-far')], 1)
 // Validating the history's rules_history exports: what a CI job on the history pays.
 const historyValidate = Object.fromEntries(['parquet', 'jsonl', 'csv'].map((f) => [f, againstDuck(join(tmp, 'history-130', `rules_history.${f}`), f, 'rules_history', 3)]))
+// What a rules historian runs on that history: one rule's versions, now and as of a date (whole process).
+const lineageNow = repeat(['lineage', join(tmp, 'history-130'), '704.5a'])
+const lineageAt = repeat(['lineage', join(tmp, 'history-130'), '100.1', '--at', '2008-06-01', '--json'])
 const diffConsecutive = await diffPair('2026-06-19', '2026-08-07')
 const diffFar = await diffPair('2016-07-22', '2025-02-07')
 
@@ -326,6 +329,8 @@ const table = [
   row('history of every release in the archive (builds, diffs, rules_history)', history.seconds, history.rssMiB, ''),
   row(`history of ${RELEASES} releases (the archive's texts re-dated, consecutive ones close; median of 3)`, history130.seconds, history130.rssMiB, `≤ 15 s, ≤ 500 MiB: ${history130.seconds <= 15 ? 'met' : 'NOT met'} / ${history130.rssMiB <= 500 ? 'met' : 'NOT met'}`),
   row(`  worst case: every consecutive pair an era jump`, history130Far.seconds, history130Far.rssMiB, ''),
+  row(`lineage of one rule on that history (whole process, median of ${RUNS})`, lineageNow.seconds, lineageNow.rssMiB, `≤ 0.3 s: ${lineageNow.seconds <= 0.3 ? 'met' : 'NOT met'}`),
+  row(`  with --at DATE --json`, lineageAt.seconds, lineageAt.rssMiB, `≤ 0.3 s: ${lineageAt.seconds <= 0.3 ? 'met' : 'NOT met'}`),
   ...['parquet', 'jsonl', 'csv'].flatMap((f) => {
     const r = historyValidate[f]
     return [

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
@@ -6,30 +6,131 @@ import { safeText } from '../core/report-format.js'
 import { openExport, type ExportFormat } from '../exports/read/read-export.js'
 import { lineageFinder, lineageHeader, versionLines, type LineageRow } from '../history/lineage.js'
 import type { RuleLink } from '../history/rule-links.js'
-import { inputFileChunks, MAX_EXPORT_BYTES } from '../io/files.js'
+import { rowsWhere, LINEAGE_INDEX_FILE, lineageIndexOf, splitAndMergePlaces, type LineageIndex } from '../history/lineage-index.js'
+import { inputFileChunks, MAX_EXPORT_BYTES, readFileRanges } from '../io/files.js'
+import type { ExportChunks } from '../validate/options.js'
 import { ok, type CommandResult } from './_shared.js'
 
 const FORMATS: ExportFormat[] = ['jsonl', 'parquet', 'csv']
+const MAX_INDEX_BYTES = 256 * 1024 * 1024
 
-/** The rows of a history folder's rules_history table, streamed (the table can hold 400,000 rows). */
-async function* historyRows(dir: string): AsyncGenerator<LineageRow> {
+/** Where lineage reads rules_history from: the release, number and rule_id of every row, and the whole rows of some rules. */
+interface HistorySource {
+  /** Every row, or at least every release's first row and every row holding `number`. */
+  keys(number: string): AsyncIterable<Pick<LineageRow, 'release' | 'number' | 'rule_id'>> | Iterable<Pick<LineageRow, 'release' | 'number' | 'rule_id'>>
+  /** The rows of these rule_ids in table order; null when the source turns out not to hold what it said. */
+  versions(ids: string[]): Promise<Map<string, LineageRow[]> | null>
+  /** The split-from and merged-from rows of rule_links (none when it has none); null as above. */
+  splitsAndMerges(): Promise<RuleLink[] | null>
+}
+
+/** The records of a table of a history folder, streamed (rules_history can hold 400,000 rows). */
+async function* tableRecords(file: string, format: ExportFormat, chunks: ExportChunks, table: string): AsyncGenerator<Record<string, unknown>> {
+  const stream = await openExport(file, format, chunks)
+  if (stream.table.name !== table) throw new EtlError('EXPORT_MALFORMED', `lineage: ${file} is not a ${table} table`)
+  for await (const batch of stream.batches) for (const { record } of batch) yield record
+}
+
+const bytesOnce = (bytes: Uint8Array): ExportChunks =>
+  (async function* () {
+    yield bytes
+  })()
+
+/** The whole table, read once for the keys and once more for the versions. */
+function wholeTable(dir: string): HistorySource {
   const format = FORMATS.find((f) => existsSync(join(dir, `rules_history.${f}`)))
   if (!format) throw new EtlError('INPUT_MISSING', `lineage: ${dir} holds no rules_history table (run mtg-rules history first)`)
   const file = join(dir, `rules_history.${format}`)
-  const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  if (stream.table.name !== 'rules_history') throw new EtlError('EXPORT_MALFORMED', `lineage: ${file} is not a rules_history table`)
-  for await (const batch of stream.batches) for (const { record } of batch) yield record as unknown as LineageRow
+  const rows = async () => tableRecords(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES), 'rules_history') as AsyncGenerator<LineageRow>
+  return {
+    keys: async function* () {
+      yield* await rows()
+    },
+    async versions(ids) {
+      const versions = new Map<string, LineageRow[]>(ids.map((id) => [id, []]))
+      for await (const row of await rows()) versions.get(row.rule_id)?.push(row)
+      return versions
+    },
+    async splitsAndMerges() {
+      const format = FORMATS.find((f) => existsSync(join(dir, `rule_links.${f}`)))
+      if (!format) return []
+      const links = join(dir, `rule_links.${format}`)
+      const out: RuleLink[] = []
+      for await (const record of tableRecords(links, format, await inputFileChunks(links, MAX_EXPORT_BYTES), 'rule_links')) if (record.relation !== 'continues') out.push(record as unknown as RuleLink)
+      return out
+    },
+  }
 }
 
-/** The split-from and merged-from rows of the history's rule_links table (none when it has none). */
-async function splitsAndMerges(dir: string): Promise<RuleLink[]> {
-  const format = FORMATS.find((f) => existsSync(join(dir, `rule_links.${f}`)))
-  if (!format) return []
-  const file = join(dir, `rule_links.${format}`)
-  const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  const out: RuleLink[] = []
-  for await (const batch of stream.batches) for (const { record } of batch) if (record.relation !== 'continues') out.push(record as unknown as RuleLink)
-  return out
+/**
+ * The lines of rules_history.jsonl that lineage-index.json places, read by the JSONL reader; null
+ * when there is no index for the file as it is now.
+ */
+function indexed(dir: string): HistorySource | null {
+  const file = join(dir, 'rules_history.jsonl')
+  const linksFile = join(dir, 'rule_links.jsonl')
+  const indexFile = join(dir, LINEAGE_INDEX_FILE)
+  if (![file, linksFile, indexFile].every((f) => existsSync(f)) || statSync(indexFile).size > MAX_INDEX_BYTES) return null
+  let index: LineageIndex | null
+  try {
+    index = lineageIndexOf(JSON.parse(readFileSync(indexFile, 'utf8')), statSync(file).size, statSync(linksFile).size)
+  } catch {
+    return null
+  }
+  if (index === null) return null
+  const all = index
+  return {
+    keys: (number) => rowsWhere(all, (n, _, first) => first || n === number),
+    versions: (ids) => checked(async () => {
+      const wanted = new Set(ids)
+      const places = rowsWhere(all, (_, id) => wanted.has(id))
+      const versions = new Map<string, LineageRow[]>(ids.map((id) => [id, []]))
+      let i = 0
+      for await (const row of tableRecords(file, 'jsonl', bytesOnce(readFileRanges(file, places)), 'rules_history') as AsyncGenerator<LineageRow>) {
+        const place = places[i++]
+        if (!place || row.release !== place.release || row.number !== place.number || row.rule_id !== place.rule_id) return null
+        versions.get(row.rule_id)!.push(row)
+      }
+      return i === places.length ? versions : null
+    }),
+    splitsAndMerges: () => checked(async () => {
+      const places = splitAndMergePlaces(all)
+      if (places.length === 0) return []
+      const out: RuleLink[] = []
+      for await (const record of tableRecords(linksFile, 'jsonl', bytesOnce(readFileRanges(linksFile, places)), 'rule_links')) {
+        if (record.relation === 'continues') return null
+        out.push(record as unknown as RuleLink)
+      }
+      return out.length === places.length ? out : null
+    }),
+  }
+}
+
+/** The rules `number` names on `at` and their versions; null when the source does not hold what it said. */
+async function lineageOf(source: HistorySource, dir: string, number: string, at: string | null) {
+  const finder = lineageFinder(number, at)
+  for await (const row of source.keys(number)) finder.add(row)
+  const target = finder.finish()
+  if (target === null) throw new EtlError('INPUT_MISSING', `lineage: ${dir} holds no release on or before ${at}`)
+  // A number no rule holds on that date answers only without --at (with the last release that had it).
+  const ids = target.ids.length > 0 ? target.ids : at === null && target.lastSeen ? target.lastSeen.ids : []
+  if (ids.length === 0) {
+    const last = target.lastSeen ? `; it was last in ${target.lastSeen.release}` : ''
+    throw new EtlError('INPUT_MISSING', at === null && !target.lastSeen ? `lineage: no rule ${number} in ${dir}` : `lineage: no rule ${number} in the rules in force on ${at} (release ${target.release})${last}`)
+  }
+  const versions = await source.versions(ids)
+  const parts = versions && (await source.splitsAndMerges())
+  return versions === null || parts === null ? null : { target, ids, versions, parts }
+}
+
+/** What the index placed, or null when those bytes are not the rows it said (unreadable ones included). */
+async function checked<T>(read: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await read()
+  } catch (e) {
+    if (e instanceof EtlError) return null
+    throw e
+  }
 }
 
 /**
@@ -43,19 +144,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   const [dir, number] = positionals as [string, string]
   const at = values.at ?? null
   if (at !== null && !/^\d{4}-\d{2}-\d{2}$/.test(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
-  const finder = lineageFinder(number, at)
-  for await (const row of historyRows(dir)) finder.add(row)
-  const target = finder.finish()
-  if (target === null) throw new EtlError('INPUT_MISSING', `lineage: ${dir} holds no release on or before ${at}`)
-  // A number no rule holds on that date answers only without --at (with the last release that had it).
-  const ids = target.ids.length > 0 ? target.ids : at === null && target.lastSeen ? target.lastSeen.ids : []
-  if (ids.length === 0) {
-    const last = target.lastSeen ? `; it was last in ${target.lastSeen.release}` : ''
-    throw new EtlError('INPUT_MISSING', at === null && !target.lastSeen ? `lineage: no rule ${number} in ${dir}` : `lineage: no rule ${number} in the rules in force on ${at} (release ${target.release})${last}`)
-  }
-  const versions = new Map<string, LineageRow[]>(ids.map((id) => [id, []]))
-  for await (const row of historyRows(dir)) versions.get(row.rule_id)?.push(row)
-  const parts = await splitsAndMerges(dir)
+  // The index when it is there and right; the whole table when not.
+  const fast = indexed(dir)
+  const answer = fast ? await lineageOf(fast, dir, number, at) : null
+  const { target, ids, versions, parts } = answer ?? (await lineageOf(wholeTable(dir), dir, number, at))!
   const lineages = ids.map((id) => {
     const held = new Set(versions.get(id)!.map((v) => `${v.release} ${v.number}`))
     const links = parts.filter((l) => held.has(`${l.release} ${l.number}`) || held.has(`${l.previous_release} ${l.previous_number}`))

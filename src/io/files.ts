@@ -43,12 +43,7 @@ export function fileRef(path: string, size = statSync(path).size): FileRef {
     path,
     size,
     open(): RangeReader {
-      let fd: number
-      try {
-        fd = openSync(path, 'r')
-      } catch (e) {
-        throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
-      }
+      const fd = openFile(path)
       return { read: (out, offset, length, position) => readSync(fd, out, offset, length, position), close: () => closeSync(fd) }
     },
   }
@@ -197,6 +192,33 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Uin
     return bytes
   } catch (e) {
     if (e instanceof EtlError) throw e
+    throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
+  }
+}
+
+/** The bytes of `ranges` of a regular file, one after the other; an error when the file ends first. */
+export function readFileRanges(path: string, ranges: { offset: number; length: number }[]): Uint8Array {
+  const out = Buffer.allocUnsafe(ranges.reduce((n, r) => n + r.length, 0))
+  const fd = openFile(path)
+  try {
+    let at = 0
+    for (const { offset, length } of ranges) {
+      for (let got = 0, n = 1; got < length; got += n) {
+        n = readSync(fd, out, at + got, length - got, offset + got)
+        if (n === 0) throw new EtlError('INPUT_UNREADABLE', `read: ${path} ended before byte ${offset + length}`)
+      }
+      at += length
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return out
+}
+
+function openFile(path: string): number {
+  try {
+    return openSync(path, 'r')
+  } catch (e) {
     throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
   }
 }

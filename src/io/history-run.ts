@@ -11,6 +11,7 @@ import { parquetAppender } from '../exports/parquet-write.js'
 import { diffReleases } from '../history/diff.js'
 import { historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
+import { LINEAGE_INDEX_FILE, lineageIndexBuilder } from '../history/lineage-index.js'
 import { ruleLinks } from '../history/rule-links.js'
 import { startRulesHistory } from '../history/rules-history.js'
 import { listReleases } from './release-files.js'
@@ -19,8 +20,9 @@ import { ioSettings } from './settings.js'
 import { startWorkerPool } from './worker-pool.js'
 import { openStaging } from './output-folder.js'
 
-// A history folder holds history.json, history.csv, the rules_history table, its card and manifest, and one folder per release.
-const OWN_FILES = /^(history\.(json|csv)|(rules_history|rule_links)\.(parquet|jsonl|csv|arrow)|README\.md|manifest\.json)$/
+// A history folder holds history.json, history.csv, the rules_history and rule_links tables, the
+// lineage index, the card and manifest, and one folder per release.
+const OWN_FILES = /^(history\.(json|csv)|(rules_history|rule_links)\.(parquet|jsonl|csv|arrow)|lineage-index\.json|README\.md|manifest\.json)$/
 const historyOwnership = (name: string, isDirectory: boolean) => isDirectory || OWN_FILES.test(name)
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n')
 
@@ -92,6 +94,8 @@ export async function buildHistory(archive: string, out: string, options: Histor
     // the release whose folder is the date) is diffed with the one before, its rules_history rows
     // written, and its rows let go. Memory holds a release or two, not the whole history.
     const history = startRulesHistory()
+    // Where lineage finds one rule's lines (lineage-index.json).
+    const lineageIndex = lineageIndexBuilder()
     const parquet = parquetAppender(RULES_HISTORY_TABLE, createdBy)
     const arrowRows: TableRow[] = []
     const listed: { release: string; file: string; rules: number }[] = []
@@ -114,7 +118,9 @@ export async function buildHistory(archive: string, out: string, options: Histor
       if (previous && lineage) {
         const links = ruleLinks(previous, { release: effectiveDate, rows }, lineage)
         linksParquet.add(links)
-        await staging.append('rule_links.jsonl', writeJsonl(RULE_LINKS_TABLE, links))
+        const linksJsonl = writeJsonl(RULE_LINKS_TABLE, links)
+        await staging.append('rule_links.jsonl', linksJsonl)
+        lineageIndex.addLinks(effectiveDate, links, linksJsonl)
         await staging.append('rule_links.csv', linkRows === 0 ? writeCsv(RULE_LINKS_TABLE, links) : writeCsv(RULE_LINKS_TABLE, links).subarray(linksCsvHeader.length))
         if (arrow) for (const l of links) arrowLinks.push(l)
         linkRows += links.length
@@ -125,6 +131,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       const lines = historyLines(b.outcome.prefixes!, chunk)
       b.outcome.prefixes = null
       await staging.append('rules_history.jsonl', lines.jsonl)
+      lineageIndex.add(effectiveDate, chunk, lines.jsonl)
       if (historyRows === 0) await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
       await staging.append('rules_history.csv', lines.csv)
       if (arrow) for (const r of chunk) arrowRows.push(r)
@@ -139,6 +146,8 @@ export async function buildHistory(archive: string, out: string, options: Histor
       await staging.append('rules_history.jsonl', new Uint8Array())
       await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
     }
+    // Not pretty-printed: three numbers a row.
+    await staging.write(LINEAGE_INDEX_FILE, new TextEncoder().encode(JSON.stringify(lineageIndex.finish()) + '\n'))
     const parquetBytes = parquet.finish()
     await staging.write('rules_history.parquet', parquetBytes)
     if (arrow) await staging.write('rules_history.arrow', (await import('../exports/arrow-write.js')).writeArrow(RULES_HISTORY_TABLE, arrowRows))

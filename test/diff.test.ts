@@ -354,6 +354,24 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     }
   }, 60_000)
 
+  it('follows subrules whose parent rule was rewritten or raised, and long rules whose terms were renamed in 2009', () => {
+    // Each pair read in the two texts.
+    const [before, after] = [real('2009-05-01'), real('2009-07-11')]
+    const m10 = diffReleases(before, after, { wordChanges: false })
+    // The Equipment subrule 212.2g became rule 301.7; its siblings 212.2h–k went under it.
+    expect(['212.2h', '212.2i', '212.2k'].map((n) => movedTo(m10, n))).toEqual(['301.7a', '301.7b', '301.7d'])
+    // "play" → "activate"/"cast" throughout: the mana-ability rule, the loop rule, the cost rule.
+    expect(['411.2', '421.6', '424.5'].map((n) => movedTo(m10, n))).toEqual(['115.1d', '713.6', '116.2'])
+    // A templated sentence of another keyword is not the same rule: banding's is not intimidate's.
+    expect(movedTo(m10, '502.10i')).not.toBe('702.11c')
+    expect(m10.lineage.some((l, i) => l !== null && after.rows[i]!.number === '702.11c' && before.rows[l.old]!.number === '502.10i')).toBe(false)
+    // 700.2 was rewritten in place (its old text continues as no rule); its subrule 700.2f, a
+    // citation renumbered and a quote curled, is 700.2g under the new 700.2.
+    const later = diffReleases(after, real('2016-07-22'), { wordChanges: false })
+    expect(movedTo(later, '700.2f')).toBe('700.2g')
+    for (const d of [m10, later]) for (const m of d.moved) expect(m.similarity, `${m.from} → ${m.to}`).toBeGreaterThanOrEqual(0.8)
+  }, 60_000)
+
   it('texts that differ only in the ASCII era’s `?` for quotes and dashes, `_italics_` or (TM) are typography, not edits', () => {
     const d = diffReleases(real('2009-07-11'), real('2016-07-22'), { wordChanges: false })
     // An independent reading: the letters, digits and the punctuation that is not typography.

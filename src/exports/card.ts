@@ -230,7 +230,7 @@ export function renderHistoryCard(
           '',
         ]
       : []),
-    'Lineage comes from `mtg-rules diff` between consecutive releases (one matcher for both): rows are matched by number and text, then the same text under another number, then text whose citations were renumbered, then near matches within the section the old one became (a subrule only under the rule its parent became), then nearly the same text in any other section (also with each word weighted by its rarity, so that templated sentences of two keywords are never linked). A removed rule is one that no row of the next release continues.',
+    'Lineage comes from `mtg-rules diff` between consecutive releases (one matcher for both): rows are matched by number and text, then the same text under another number, then text whose citations were renumbered, then near matches within the section the old one became (a subrule only under the rule its parent became, the rule rewritten in its parent’s place, or a sibling raised to a rule), then nearly the same text in any other section (also with each word weighted by its rarity, so that templated sentences of two keywords are never linked; a long text may lose more of its rare words, as the 2009 rewrite renamed terms throughout). A removed rule is one that no row of the next release continues.',
     '',
     '`lineage-index.json` says where each row of `rules_history.jsonl` is (its byte length), with its release, number and `rule_id`, and where the `split-from` and `merged-from` rows of `rule_links.jsonl` are: `mtg-rules lineage` reads the lines of one rule through it (and the whole table when the index does not match the files).',
     '',

@@ -1,13 +1,15 @@
-import { parentNumber } from '../core/rule-number.js'
+import { parentNumber, parseRuleNumber } from '../core/rule-number.js'
 import { diceOfIds, type Prepared } from './row-keys.js'
 
 /**
  * Step 6 of the matcher (diff.ts): a removed and an added rule anywhere are one moved rule when
  * their texts are nearly the same: at least `threshold` (SAME_SECTION for a pair that could be a
- * templated sentence of two keywords: `templated`) by Dice of their words, and by Dice weighted with each word's rarity in the two releases (inverse
- * document frequency). The weighting is what tells a move from boilerplate: "Multiple instances of
- * bushido are redundant" shares all words but one with the same sentence of another keyword, and
- * that one word is the rare one. Best pairs first, each row once.
+ * templated sentence of two keywords: `templated`) by Dice of their words, and by Dice weighted
+ * with each word's rarity in the two releases (inverse document frequency; LONG_SLACK less for long
+ * texts that are not templated). The weighting is what tells a move from boilerplate: "Multiple
+ * instances of bushido are redundant" shares all words but one with the same sentence of another
+ * keyword, and that one word is the rare one. Best pairs first (weighted), each row once; the
+ * similarity given is the plain Dice.
  */
 export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number): { o: number; n: number; sim: number }[] {
   const freeOld = olds.filter((o) => newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0)
@@ -30,7 +32,7 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     }
   }
   const missable = 1 - threshold / (2 - threshold)
-  const near: [Prepared, Prepared, number][] = []
+  const near: [Prepared, Prepared, number, number][] = []
   for (const n of freeNew) {
     const distinct = [...new Set(n.ids)].sort((a, b) => (holders.get(a)?.length ?? 0) - (holders.get(b)?.length ?? 0) || a - b)
     const sample = distinct.slice(0, Math.floor(missable * n.ids.length + 1e-9) + 1)
@@ -41,7 +43,9 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
       // subrule moved under another rule) is the same rule.
       const least = templated(o, n) ? SAME_SECTION : threshold
       const shorter = Math.min(o.ids.length, n.ids.length)
-      if ((2 * shorter) / (o.ids.length + n.ids.length) >= least && diceOfIds(o.ids, n.ids) >= least) near.push([o, n, least])
+      if ((2 * shorter) / (o.ids.length + n.ids.length) < least) continue
+      const dice = diceOfIds(o.ids, n.ids)
+      if (dice >= least) near.push([o, n, least, dice])
     }
   }
   if (near.length === 0) return []
@@ -54,12 +58,14 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     for (const id of ids) sum += weight[id] ?? 0
     return sum
   }
-  const candidates: { o: number; n: number; sim: number }[] = []
-  for (const [o, n, least] of near) {
-    const sim = weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids))
-    if (sim >= least) candidates.push({ o: o.pos, n: n.pos, sim })
+  // Ranked by the weighted similarity; the similarity given is the plain one, as other steps give it.
+  const candidates: { o: number; n: number; sim: number; weighted: number }[] = []
+  for (const [o, n, least, dice] of near) {
+    const weighted = weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids))
+    const long = least === threshold && Math.min(o.ids.length, n.ids.length) >= LONG_TEXT
+    if (weighted >= (long ? least - LONG_SLACK : least)) candidates.push({ o: o.pos, n: n.pos, sim: dice, weighted })
   }
-  candidates.sort((a, b) => b.sim - a.sim || a.n - b.n || a.o - b.o)
+  candidates.sort((a, b) => b.weighted - a.weighted || a.n - b.n || a.o - b.o)
   const pairs: { o: number; n: number; sim: number }[] = []
   const usedOld = new Set<number>()
   const usedNew = new Set<number>()
@@ -67,10 +73,16 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     if (usedOld.has(c.o) || usedNew.has(c.n)) continue
     usedOld.add(c.o)
     usedNew.add(c.n)
-    pairs.push(c)
+    pairs.push({ o: c.o, n: c.n, sim: c.sim })
   }
   return pairs
 }
+
+// A long text that keeps most of its words (plain Dice at the threshold) may lose more of its
+// rare ones: the 2009 rewrite renamed terms throughout ("play" → "cast", "in play" → "on the
+// battlefield"). Boilerplate is short or templated, and a templated pair gets no slack.
+const LONG_TEXT = 20
+const LONG_SLACK = 0.1
 
 // The similarity (plain and weighted) a possibly templated pair needs: a templated sentence of ten
 // words with another keyword has 0.9.
@@ -112,12 +124,30 @@ export function commonWeight(a: Int32Array, b: Int32Array, weight: Float64Array)
 }
 
 /**
+ * Whether a subrule's parent rule became the other's: its successor; or, when the old parent
+ * continues as no rule and the new one continues none, the rule rewritten in place of it; or a new
+ * rule that continues a sibling of the subrule (a subrule raised to a rule, its siblings under it).
+ * `previousOf`: each new number that continues an old rule, and that rule's number.
+ */
+export function parentsAgree(ruleMap: Map<string, string>, previousOf: Map<string, string>) {
+  return (o: Prepared, n: Prepared) => {
+    const from = parentNumber(o.parsed!)!
+    const to = parentNumber(n.parsed!)!
+    if (ruleMap.get(from) === to) return true
+    const previous = previousOf.get(to)
+    if (previous === undefined) return !ruleMap.has(from)
+    const sibling = parseRuleNumber(previous)
+    return sibling !== null && parentNumber(sibling) === from
+  }
+}
+
+/**
  * Whether step 5 would have refused a pair by its parent rule: two subrules in the same (mapped)
  * section whose parent rules did not become each other — as templated sentences of two keywords are.
  */
-export function templatedPair(sectionMap: Map<string, string>, ruleMap: Map<string, string>) {
+export function templatedPair(sectionMap: Map<string, string>, agree: (o: Prepared, n: Prepared) => boolean) {
   return (o: Prepared, n: Prepared) => {
     if ((sectionMap.get(o.section) ?? o.section) !== n.section || o.parsed?.letters === '' || n.parsed?.letters === '') return false
-    return ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)
+    return !agree(o, n)
   }
 }

@@ -1,5 +1,4 @@
-import { parentNumber } from '../core/rule-number.js'
-import { crossSectionPairs, templatedPair } from './cross-section.js'
+import { crossSectionPairs, parentsAgree, templatedPair } from './cross-section.js'
 import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
 import type { RuleRow } from '../core/types.js'
 
@@ -91,7 +90,8 @@ const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
  *    number, edited with `referencesRenumbered`);
  * 5. near matches, best first: the same number (in a section that did not move) is an edit; another
  *    number is a move only within the mapped section and, for a subrule, under the rule its parent
- *    rule became — so templated sentences of two keywords never swap;
+ *    rule became (or, when the parent continues as none, under a new rule that continues none: the
+ *    parent rewritten) — so templated sentences of two keywords never swap;
  * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too.
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
@@ -169,8 +169,10 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     })
     return map
   }
+  // Each new number that continues an old rule, and that rule's number (for parentsAgree).
+  const previousOf = () => new Map(news.filter((n) => oldOf[n.pos]! >= 0).map((n) => [n.row.number, olds[oldOf[n.pos]!]!.row.number]))
   for (const subrules of [false, true]) {
-    const ruleMap = subrules ? numberNow() : new Map<string, string>()
+    const agree = parentsAgree(subrules ? numberNow() : new Map<string, string>(), subrules ? previousOf() : new Map<string, string>())
     const isLevel = (p: Prepared) => p.parsed !== null && (p.parsed.letters !== '') === subrules
     const oldBySection = new Map<string, Prepared[]>()
     for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
@@ -179,7 +181,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
       for (const o of oldBySection.get(n.section) ?? []) {
         const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
-        if (!same && subrules && ruleMap.get(parentNumber(o.parsed!)!) !== parentNumber(n.parsed!)) continue
+        if (!same && subrules && !agree(o, n)) continue
         const sim = diceOfIds(o.ids, n.ids)
         if (sim >= (same ? editThreshold : moveThreshold)) candidates.push({ o: o.pos, n: n.pos, sim, same })
       }
@@ -192,7 +194,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   }
 
   // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites): moved.
-  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, numberNow()), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf())), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }

@@ -20,7 +20,7 @@ $(DEPS): package.json package-lock.json
 	@touch $(DEPS)
 
 # Install (if needed) and compile the CLI to dist/, only when a source changed (tsc is incremental too).
-# (npm run build: schemas → standalone validators, WebAssembly, tsc, the worker scripts copied beside
+# (npm run build: schemas → standalone validators, tsc, the worker scripts copied beside
 # their callers, then the CLI bundled into dist/bin/ by rolldown.)
 build: $(CLI)
 
@@ -55,7 +55,7 @@ history: build
 fuzz: build
 	FUZZ_RUNS=$${FUZZ_RUNS:-10000} $(BIN)/vitest run test/fuzz.test.ts test/fuzz-exports.test.ts
 
-# Speed and memory against the targets; writes bench.json (a script, not a test).
+# Speed and memory against the targets; writes out-bench/bench.json (a script, not a test).
 bench: build
 	node --max-old-space-size=8192 scripts/bench.mjs
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // make bench: speed and memory of the CLI against the targets, on this machine. Not a test: it
-// prints a table and writes out/bench.json. Usage: node scripts/bench.mjs [--runs N] [--rows N]
+// prints a table and writes out-bench/bench.json (beside out/: a build owns out/ whole). Usage: node scripts/bench.mjs [--runs N] [--rows N]
 import { spawnSync } from 'node:child_process'
 import { closeSync, copyFileSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -343,6 +343,6 @@ const table = [
 const width = Math.max(...table.map((r) => r.what.length))
 console.log(`${'what'.padEnd(width)}  ${'seconds'.padStart(8)}  ${'peak MiB'.padStart(8)}  target`)
 for (const r of table) console.log(`${r.what.padEnd(width)}  ${r.seconds.toFixed(3).padStart(8)}  ${String(r.rssMiB ?? '').padStart(8)}  ${r.target}`)
-mkdirSync(join(repo, 'out'), { recursive: true })
-writeFileSync(join(repo, 'out/bench.json'), JSON.stringify({ node: process.version, runs: RUNS, rows: ROWS, targets, results: table, validateSmall: small }, null, 2) + '\n')
-console.log('bench: wrote out/bench.json')
+mkdirSync(join(repo, 'out-bench'), { recursive: true })
+writeFileSync(join(repo, 'out-bench/bench.json'), JSON.stringify({ node: process.version, runs: RUNS, rows: ROWS, targets, results: table, validateSmall: small }, null, 2) + '\n')
+console.log('bench: wrote out-bench/bench.json')

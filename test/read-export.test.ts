@@ -136,6 +136,31 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
   })
 })
 
+it('a decoding worker is used again only after a file it read to the end: the files after a damaged one read as before', async () => {
+  configureIo({ decodeTimeoutMs: 2000 })
+  try {
+    const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
+    const copy = (name: string) => new Uint8Array(small.files.find((f) => f.name === name)!.bytes)
+    const parquet = await validateSource('rules.parquet', copy('rules.parquet'))
+    const arrow = await validateSource('rules.arrow', copy('rules.arrow'))
+    expect([parquet.source.rows, arrow.source.rows]).toEqual([small.rows.length, small.rows.length])
+    // A worker left looping (stopped at the time limit), then one whose decoder threw.
+    const hung = copy('rules.parquet')
+    hung[25] = 70
+    expect((await failure('rules.parquet', hung)).message).toMatch(/did not finish within 2 s/)
+    const broken = copy('rules.parquet')
+    broken[17] = 255
+    expect((await failure('rules.parquet', broken)).message).toMatch(/has a damaged header/)
+    // Each format twice in a row, Parquet and Arrow by turns: the same reports.
+    for (let i = 0; i < 2; i++) {
+      expect(await validateSource('rules.parquet', copy('rules.parquet'))).toEqual(parquet)
+      expect(await validateSource('rules.arrow', copy('rules.arrow'))).toEqual(arrow)
+    }
+  } finally {
+    configureIo({ decodeTimeoutMs: null })
+  }
+})
+
 it('a damaged Arrow file whose one row carries a huge list gives a report, not a stack overflow', async () => {
   // Found by fuzzing: 55 bytes cut out at offset 309 leave a valid-looking file with an enormous
   // examples list, and spreading its diagnostics into push() overflowed the call stack.

@@ -8,7 +8,7 @@ import { TABLES } from '../core/tables.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
 
 const DATASET_FILE = new RegExp(`^(${TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|csv|arrow)$`)
-// CHANGELOG.md and changes.json (make release) and bench.json (make bench) are written into the dataset folder too.
+// CHANGELOG.md and changes.json (make release) are written into the dataset folder too, and bench.json was (make bench, before it wrote out-bench/).
 const FOLDER_FILES = new Set(['manifest.json', 'report.json', 'README.md', 'bench.json', 'CHANGELOG.md', 'changes.json'])
 
 /** What a build may replace in an existing output folder: the files builds write, nothing else. */

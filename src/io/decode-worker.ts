@@ -1,9 +1,43 @@
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
 import { decodeTimeoutMs } from './settings.js'
+
+const script = new URL('./workers/decode-binary.mjs', import.meta.url)
+
+/** Workers that decoded a file to its last batch, each waiting for another, by heap limit. */
+const idle = new Map<number, Worker[]>()
+const forget = (heapMb: number, worker: Worker) => {
+  const list = idle.get(heapMb)
+  if (list?.includes(worker)) list.splice(list.indexOf(worker), 1)
+}
+
+function takeWorker(heapMb: number): Worker {
+  const ready = idle.get(heapMb)?.pop()
+  if (ready) {
+    ready.ref()
+    return ready
+  }
+  const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: heapMb } })
+  worker.once('exit', () => forget(heapMb, worker))
+  return worker
+}
+
+/** A worker whose file is done, kept for the next file (as many as cores; it never holds the process open). */
+function putBack(worker: Worker, heapMb: number): void {
+  worker.removeAllListeners('message')
+  worker.removeAllListeners('error')
+  // An error while idle (none is expected) must not crash the process: the worker is dropped.
+  worker.on('error', () => forget(heapMb, worker))
+  worker.unref()
+  const list = idle.get(heapMb) ?? []
+  idle.set(heapMb, list)
+  list.push(worker)
+  if (list.length > availableParallelism()) void list.shift()!.terminate()
+}
 
 /**
  * Decode a Parquet or Arrow file in a worker thread with a time limit and a memory limit: the
@@ -20,15 +54,24 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
   let worker: Worker
   try {
-    worker = new Worker(new URL('./workers/decode-binary.mjs', import.meta.url), {
-      // The text of a batch is packed outside the worker's heap: it gets the same limit.
-      workerData: { format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) },
-      transferList: buffer ? [buffer] : [],
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    })
+    worker = takeWorker(heapMb)
   } catch (e) {
     // A worker that cannot start (no memory for its heap): said as such, never as a damaged file.
     throw decodeFailure(name, what, (e as Error).message, (e as { code?: string }).code)
+  }
+  // The text of a batch is packed outside the worker's heap: it gets the same limit.
+  worker.postMessage({ format, maxTextBytes: heapMb * 1024 * 1024, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }, buffer ? [buffer] : [])
+  // A worker is used again only when it has sent the last batch of its file; else it is stopped.
+  let done = false
+  const finish = () => {
+    if (done) return
+    done = true
+    void worker.terminate()
+  }
+  const release = () => {
+    if (done) return
+    done = true
+    putBack(worker, heapMb)
   }
   const fail = (why: string, code?: string) => decodeFailure(name, what, why, code)
   let group = 0
@@ -50,15 +93,18 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
       let timer: NodeJS.Timeout | undefined
       const settle = (o: Outcome) => {
         clearTimeout(timer)
-        if ('batch' in o) return resolve(o.batch)
-        void worker.terminate()
+        if ('batch' in o) {
+          if (o.batch.last) release()
+          return resolve(o.batch)
+        }
+        finish()
         reject(o.error)
       }
       const early = arrived.shift()
       if (early) return settle(early)
       timer = setTimeout(() => {
         waiting = null
-        void worker.terminate()
+        finish()
         // The file's structure was checked before decoding: a valid file can simply be too large.
         reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
       }, timeoutMs)
@@ -77,10 +123,9 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
         yield batch
       }
     } finally {
-      void worker.terminate()
+      finish()
     }
   }
-  if (firstLast) void worker.terminate()
   // The first batch is handed over once and then let go, like every other (the handle would
   // otherwise hold a whole row group to the end); `first` keeps only its names and types.
   let held: DecodedBatch | null = first

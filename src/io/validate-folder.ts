@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { diagnostics } from '../core/diagnostics.js'
@@ -61,6 +62,20 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 
 const MAX_READS = 4
 
+/** `work` of every item, at most `width` at a time, the results in the items' order. */
+async function inOrder<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next++
+      results[at] = await work(items[at]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane))
+  return results
+}
+
 /** The folder's device and inode: a switched-in folder is another directory under the same path. */
 function folderIdentity(dir: string): string {
   try {
@@ -89,15 +104,16 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
       if (!(e instanceof EtlError)) throw e
     }
   }
-  for (const name of names) {
-    const path = join(dir, name)
+  // Files are checked on every core, their reports kept in the files' order.
+  const reportOf = async (name: string): Promise<Report> => {
     try {
-      reports.push(await validateFile(insideFolder(root, dir, name), how, undefined, knownRules))
+      return await validateFile(insideFolder(root, dir, name), how, undefined, knownRules)
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
-      reports.push(unreadableReport(path, e.message, how.strict))
+      return unreadableReport(join(dir, name), e.message, how.strict)
     }
   }
+  reports.push(...(await inOrder(names, availableParallelism(), reportOf)))
   if (hasManifest) {
     const path = join(dir, 'manifest.json')
     try {

@@ -1,25 +1,35 @@
 // Decodes a Parquet or Arrow IPC file in a worker thread, so that a damaged file that makes the
-// decoder loop or allocate without end can be stopped (see io/decode-worker.ts).
+// decoder loop or allocate without end can be stopped (see io/decode-worker.ts). One file at a
+// time, each sent as a message; a worker that finished a file takes the next (a worker that failed
+// or was stopped is never used again).
 // Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
-// decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the table. Plain JavaScript: the same file runs from src/ (tests)
-// and dist/ (the CLI).
+// decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the
+// table. Plain JavaScript: the same file runs from src/ (tests) and dist/ (the CLI).
 import { isUtf8 } from 'node:buffer'
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import { packColumn, transfers } from '../../exports/packed-columns.mjs'
 
-// `buffer`: the file's bytes, moved here; or `path`: a regular file, read by ranges.
-const { format, buffer, path, maxTextBytes } = workerData
+// The reader's "next": counted, so that one sent while a row group is still being decoded is kept.
+let credits = 0
+let waiter = null
+const asked = () =>
+  new Promise((resolve) => {
+    if (credits > 0) {
+      credits--
+      resolve()
+    } else waiter = resolve
+  })
 
-// Wait until the reader has taken the previous batch.
-const asked = () => new Promise((resolve) => parentPort.once('message', resolve))
 // Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
-const send = (batch, firstRow = 0) => {
+const sender = (maxTextBytes) => (batch, firstRow = 0) => {
   const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
   columns.forEach((c, i) => requireUtf8(c, batch.names[i], firstRow))
   parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
 }
 
-async function decodeParquet() {
+/** `job`: the file's `format` and `maxTextBytes`, and its bytes (`buffer`, moved here) or its `path` (read by ranges). */
+async function decodeParquet({ buffer, path, maxTextBytes }) {
+  const send = sender(maxTextBytes)
   const [{ openParquetSource, decodeRowGroup }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
   const source = await openParquetSource(path === undefined ? { buffer } : { file: await asyncBufferFromFile(path) })
   const groups = source.metadata.row_groups.length
@@ -47,7 +57,8 @@ function requireUtf8(column, name, firstRow) {
 
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)
 
-async function decodeArrow() {
+async function decodeArrow({ buffer, maxTextBytes }) {
+  const send = sender(maxTextBytes)
   const { tableFromIPC, compressionRegistry, CompressionType } = await import('apache-arrow')
   // Buffers compressed with LZ4 (frames) or ZSTD, as pyarrow's write_feather writes them by default,
   // each unpacked to no more than the text limit (a small buffer can claim gigabytes).
@@ -80,8 +91,18 @@ async function decodeArrow() {
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
 }
 
-try {
-  await (format === 'parquet' ? decodeParquet() : decodeArrow())
-} catch (e) {
-  parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) })
-}
+parentPort.on('message', async (message) => {
+  if (message === 'next') {
+    const resolve = waiter
+    waiter = null
+    if (resolve) resolve()
+    else credits++
+    return
+  }
+  credits = 0
+  try {
+    await (message.format === 'parquet' ? decodeParquet(message) : decodeArrow(message))
+  } catch (e) {
+    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) })
+  }
+})

@@ -222,7 +222,7 @@ export function renderHistoryCard(
     '| `number`, `text`, `examples`, `index` | the rule as in that release’s `rules` table |',
     '| `rule_id` | `<first release>:<first number>`: the same while the rule stays unchanged, edited or moved (renumbered) from release to release; a release that gives one number to two rules gives the second `<release>:<number>~<row>` (its row within that release, from 0) |',
     '| `previous_number` | its number in the previous release (null when added) |',
-    '| `change` | since the previous release: `unchanged` (the same number and text); `typography` (the same number, only quotes, dashes, white space, `_italic_` marks or `(TM)`/`(R)` changed, and the `?` the ASCII texts of 2001–2009 wrote for quotes and dashes); `edited` (the same number, other words); `moved` (another number, the same or nearly the same text); `added` (no predecessor) |',
+    '| `change` | since the previous release: `unchanged` (the same number and text); `typography` (the same number, only quotes, dashes, white space, `_italic_` marks or `(TM)`/`(R)` changed, and the `?` the ASCII texts of 2001–2009 wrote for quotes and dashes); `edited` (the same number, other words); `moved` (another number, the same or nearly the same text; or its text reworded, when its old number now holds another rule); `added` (no predecessor) |',
     '',
     ...(links
       ? [

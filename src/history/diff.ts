@@ -77,6 +77,8 @@ export interface DiffOptions {
 }
 
 const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
+/** How much closer (Dice) a rule's text must be to another number than to its own for that to be its successor. */
+const CLEARLY_CLOSER = 0.15
 
 /**
  * Compare two releases row by row. Every OLD row is exactly one of unchanged, typography, edited,
@@ -88,7 +90,9 @@ const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
  * 3. sections are mapped (old → new) by where those rules went, else by title;
  * 4. content that is the same once the numbers it cites are renumbered: moved (or, under the same
  *    number, edited with `referencesRenumbered`);
- * 5. near matches, best first: the same number (in a section that did not move) is an edit; another
+ * 5. near matches, best first: the same number (in a section that did not move) is an edit, unless the
+ *    old text is clearly closer to another number of its section (under the same parent rule, for a
+ *    subrule: its reworded successor, as the number now holds another rule); another
  *    number is a move only within the mapped section and, for a subrule, under the rule its parent
  *    rule became (or, when the parent continues as none, under a new rule that continues none: the
  *    parent rewritten) — so templated sentences of two keywords never swap;
@@ -177,6 +181,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     const oldBySection = new Map<string, Prepared[]>()
     for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
     const candidates: { o: number; n: number; sim: number; same: boolean }[] = []
+    const nearMisses: typeof candidates = []
     for (const n of news) {
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
       for (const o of oldBySection.get(n.section) ?? []) {
@@ -184,8 +189,13 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
         if (!same && subrules && !agree(o, n)) continue
         const sim = diceOfIds(o.ids, n.ids)
         if (sim >= (same ? editThreshold : moveThreshold)) candidates.push({ o: o.pos, n: n.pos, sim, same })
+        else if (!same && sim >= editThreshold) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
       }
     }
+    // A rule whose number now holds another text, and whose own text (reworded) went to another
+    // number of its parent rule: that number is its successor when clearly closer than its own.
+    const sameSim = new Map(candidates.filter((c) => c.same).map((c) => [c.o, c.sim]))
+    for (const c of nearMisses) if (c.sim >= (sameSim.get(c.o) ?? Infinity) + CLEARLY_CLOSER) candidates.push(c)
     candidates.sort((a, b) => b.sim - a.sim || Number(b.same) - Number(a.same) || a.n - b.n || a.o - b.o)
     for (const c of candidates) {
       if (oldOf[c.n]! >= 0 || newOf[c.o]! >= 0) continue

@@ -77,7 +77,8 @@ function indexed(dir: string): HistorySource | null {
   } catch {
     return null
   }
-  if (index === null) return null
+  // An empty table is read as such (the reader says so).
+  if (index === null || index.lineBytes.length === 0) return null
   const all = index
   return {
     keys: (number) => rowsWhere(all, (n, _, first) => first || n === number),

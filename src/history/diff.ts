@@ -174,7 +174,11 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     return map
   }
   // Each new number that continues an old rule, and that rule's number (for parentsAgree).
-  const previousOf = () => new Map(news.filter((n) => oldOf[n.pos]! >= 0).map((n) => [n.row.number, olds[oldOf[n.pos]!]!.row.number]))
+  const previousOf = () => {
+    const map = new Map<string, string>()
+    for (const n of news) if (oldOf[n.pos]! >= 0) map.set(n.row.number, olds[oldOf[n.pos]!]!.row.number)
+    return map
+  }
   for (const subrules of [false, true]) {
     const agree = parentsAgree(subrules ? numberNow() : new Map<string, string>(), subrules ? previousOf() : new Map<string, string>())
     const isLevel = (p: Prepared) => p.parsed !== null && (p.parsed.letters !== '') === subrules

@@ -62,6 +62,16 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 
 const MAX_READS = 4
 
+/** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
+const PARALLEL_BYTES = 64 * 1024 * 1024
+const sizeOf = (path: string) => {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
 /** `work` of every item, at most `width` at a time, the results in the items' order. */
 async function inOrder<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length)
@@ -104,7 +114,10 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
       if (!(e instanceof EtlError)) throw e
     }
   }
-  // Files are checked on every core, their reports kept in the files' order.
+  // Small files are checked on every core, their reports kept in the files' order; large ones one at
+  // a time, so that memory holds one file's batches, not one per core.
+  const bytes = names.reduce((sum, name) => sum + sizeOf(join(dir, name)), 0)
+  const width = bytes <= PARALLEL_BYTES ? availableParallelism() : 1
   const reportOf = async (name: string): Promise<Report> => {
     try {
       return await validateFile(insideFolder(root, dir, name), how, undefined, knownRules)
@@ -113,7 +126,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
       return unreadableReport(join(dir, name), e.message, how.strict)
     }
   }
-  reports.push(...(await inOrder(names, availableParallelism(), reportOf)))
+  reports.push(...(await inOrder(names, width, reportOf)))
   if (hasManifest) {
     const path = join(dir, 'manifest.json')
     try {

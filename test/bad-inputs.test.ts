@@ -132,7 +132,7 @@ describe('an interrupted build', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     })
     // Wait until the new set is being written beside out/ (a staging folder holding a file), then interrupt.
-    const staging = () => readdirSync(tmp).filter((n) => n.startsWith('.out.staging-'))
+    const staging = () => readdirSync(tmp).filter((n) => n.startsWith(`.out.staging-${child.pid}-`))
     const writing = () => staging().some((s) => readdirSync(join(tmp, s)).length > 0)
     for (let i = 0; i < 400 && !writing(); i++) await new Promise((res) => setTimeout(res, 25))
     expect(writing()).toBe(true)

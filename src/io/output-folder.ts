@@ -37,8 +37,6 @@ export interface Staging {
   abort(): void
 }
 
-// Test seam: widens the window between files so tests can interrupt a write.
-
 /**
  * Start replacing the folder `dir`: take its lock (another run writing there is waited for, up to a
  * limit), sweep what killed runs left, refuse a folder holding entries the tool did not write
@@ -75,10 +73,22 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
       done = true
       // Killed between the two renames: put the old folder back.
       if (old !== null && existsSync(old) && !existsSync(target)) renameSync(old, target)
-      // Writes still under way on libuv's threads may add a file while the folder is emptied
-      // (ENOTEMPTY): emptied again, a few times, as they finish.
-      if (staging !== null) rmSync(staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 5 })
-      release()
+      try {
+        if (staging !== null) {
+          // Writes still under way on libuv's threads could add a file while the folder is emptied
+          // (ENOTEMPTY): renamed first (the sweep knows that name too), it takes no new file.
+          let gone = staging
+          try {
+            renameSync(staging, (gone = `${staging}-aborted`))
+          } catch {
+            gone = staging
+          }
+          rmSync(gone, { recursive: true, force: true, maxRetries: 10, retryDelay: 5 })
+        }
+      } finally {
+        // The lock goes even when the staging folder could not (the next run sweeps that).
+        release()
+      }
     },
   }
   forget = onInterrupt(() => handle.abort())
@@ -110,6 +120,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
         if (abortOnFailure) handle.abort()
         throw new EtlError('OUTPUT_UNWRITABLE', `write: cannot write ${join(dir, name)}: ${describeFsError(e)}`)
       }
+      // Test seam: widens the window between files so tests can interrupt a write.
       if (ioSettings.writeDelayMs > 0) await new Promise((r) => setTimeout(r, ioSettings.writeDelayMs))
     },
     async append(name, bytes) {

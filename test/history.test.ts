@@ -139,6 +139,12 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const lines = historyLines(historyPrefixes('2026-01-01', odd), chunk)
     expect(Buffer.from(lines.jsonl).toString()).toBe(Buffer.from(writeJsonl(RULES_HISTORY_TABLE, chunk)).toString())
     expect(Buffer.from(lines.csv).toString()).toBe(Buffer.from(writeCsv(RULES_HISTORY_TABLE, chunk).subarray(csvHeader)).toString())
+    // Lineage columns are ASCII as history writes them; a row given other characters there is still
+    // written as the writers write it.
+    const foreign = chunk.map((r) => ({ ...r, rule_id: '2026-01-01:100.1~Æ' }))
+    const foreignLines = historyLines(historyPrefixes('2026-01-01', odd), foreign)
+    expect(Buffer.from(foreignLines.jsonl).equals(Buffer.from(writeJsonl(RULES_HISTORY_TABLE, foreign)))).toBe(true)
+    expect(Buffer.from(foreignLines.csv).equals(Buffer.from(writeCsv(RULES_HISTORY_TABLE, foreign).subarray(csvHeader)))).toBe(true)
   })
 
   // Where the title-only rule "Cast" stands in each release, read from the texts themselves.

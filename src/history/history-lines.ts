@@ -1,4 +1,4 @@
-import { RULES_HISTORY_TABLE, type TableRow } from '../core/tables.js'
+import { RULES_HISTORY_TABLE, type TableRow, type TableSpec } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
 import { csvField } from '../exports/csv-write.js'
 
@@ -21,6 +21,10 @@ if (RULES_HISTORY_TABLE.columns.slice(-LINEAGE_COLUMNS.length).some((c, i) => c.
   throw new Error('history-lines: rules_history no longer ends with its lineage columns')
 }
 if (LEADING.join() !== 'release,number,text,examples,index') throw new Error('history-lines: rules_history columns changed')
+
+/** rules_history's leading columns and its lineage columns, as tables of their own: a row's in-memory size is theirs added. */
+export const HISTORY_LEADING_TABLE: TableSpec = { ...RULES_HISTORY_TABLE, columns: RULES_HISTORY_TABLE.columns.slice(0, -LINEAGE_COLUMNS.length) }
+export const HISTORY_LINEAGE_TABLE: TableSpec = { ...RULES_HISTORY_TABLE, columns: RULES_HISTORY_TABLE.columns.slice(-LINEAGE_COLUMNS.length) }
 
 /** The leading columns of each row (release, number, text, examples, index), as writeJsonl and writeCsv write them. */
 export function historyPrefixes(release: string, rows: RuleRow[]): HistoryPrefixes {
@@ -108,15 +112,25 @@ export function historyLines(prefixes: HistoryPrefixes, chunk: TableRow[]): { js
 function interleave(prefixes: Uint8Array, ends: Int32Array, suffixes: string[]): Uint8Array {
   if (ends.length !== suffixes.length) throw new Error(`history-lines: ${ends.length} prefixes for ${suffixes.length} rows`)
   const source = Buffer.from(prefixes.buffer, prefixes.byteOffset, prefixes.byteLength)
+  // The lineage columns are ASCII (numbers, dates, change names), one character a byte: encoded
+  // all at once and cut by length. Anything else is encoded a suffix at a time.
+  const joined = suffixes.join('')
+  const ascii = !NON_ASCII.test(joined)
+  const suffixBytes = ascii ? Buffer.from(joined, 'latin1') : null
   let size = prefixes.byteLength
-  for (const s of suffixes) size += Buffer.byteLength(s, 'utf8')
+  if (suffixBytes) size += suffixBytes.length
+  else for (const s of suffixes) size += Buffer.byteLength(s, 'utf8')
   const out = Buffer.allocUnsafe(size)
   let at = 0
   let start = 0
+  let from = 0
   suffixes.forEach((s, i) => {
     at += source.copy(out, at, start, ends[i]!)
     start = ends[i]!
-    at += out.write(s, at, 'utf8')
+    if (suffixBytes) at += suffixBytes.copy(out, at, from, (from += s.length))
+    else at += out.write(s, at, 'utf8')
   })
   return out
 }
+
+const NON_ASCII = /[^\x00-\x7f]/

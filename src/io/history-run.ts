@@ -9,7 +9,7 @@ import { writeCsv } from '../exports/csv-write.js'
 import { writeJsonl } from '../exports/jsonl-write.js'
 import { parquetAppender } from '../exports/parquet-write.js'
 import { diffReleases } from '../history/diff.js'
-import { historyLines } from '../history/history-lines.js'
+import { HISTORY_LINEAGE_TABLE, historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
 import { LINEAGE_INDEX_FILE, lineageIndexBuilder } from '../history/lineage-index.js'
 import { ruleLinks } from '../history/rule-links.js'
@@ -136,7 +136,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       await staging.append('rules_history.csv', lines.csv)
       if (arrow) for (const r of chunk) arrowRows.push(r)
       historyRows += chunk.length
-      inMemory += inMemoryBytes(RULES_HISTORY_TABLE, chunk)
+      inMemory += b.outcome.leadingBytes + inMemoryBytes(HISTORY_LINEAGE_TABLE, chunk)
       listed.push({ release: effectiveDate, file: b.release.name, rules: rows.length })
       previous = { release: effectiveDate, rows }
       b.outcome.rows = []

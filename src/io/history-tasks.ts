@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildDataset } from '../build/build.js'
-import { historyPrefixes, historyPrefixesOf, type HistoryPrefixes } from '../history/history-lines.js'
+import { HISTORY_LEADING_TABLE, historyPrefixes, historyPrefixesOf, type HistoryPrefixes } from '../history/history-lines.js'
+import { inMemoryBytes } from '../exports/card.js'
 import { MAX_TEXT_BYTES, readInputFile } from './files.js'
 import { sha256, type Manifest } from '../exports/manifest.js'
 import { EtlError } from '../core/errors.js'
@@ -33,6 +34,8 @@ export interface BuiltRelease {
   errorCodes: Record<string, number>
   /** The release's rules_history lines but for their lineage (null without an effective date). */
   prefixes: HistoryPrefixes | null
+  /** Its rules_history rows' in-memory size (Arrow) but for the lineage columns, for the card (0 without a date). */
+  leadingBytes: number
 }
 
 /** Run one task, in a worker or (when workers cannot be had) in this thread. */
@@ -45,7 +48,9 @@ export async function runHistoryTask(task: HistoryTask): Promise<BuiltRelease> {
   writeFilesInto(task.outDir, task.shownDir, result.files)
   const date = result.document.effectiveDate
   const errorCodes = countErrorCodes(result.report.diagnostics)
-  return { manifest: result.manifest, rows: result.rows, effectiveDate: date, valid: result.report.valid, errorCodes, prefixes: date === null ? null : prefixesOf(date, result) }
+  // Measured here, on a core of its own: the main thread only adds the lineage columns'.
+  const leadingBytes = date === null ? 0 : inMemoryBytes(HISTORY_LEADING_TABLE, result.rows.map((r, index) => ({ release: date, ...r, index })))
+  return { manifest: result.manifest, rows: result.rows, effectiveDate: date, valid: result.report.valid, errorCodes, prefixes: date === null ? null : prefixesOf(date, result), leadingBytes }
 }
 
 /** How many errors of each code a report holds (its warnings aside; a strict build counts them as errors). */

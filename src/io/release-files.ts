@@ -53,7 +53,6 @@ export async function writeFilesAtomically(dir: string, files: OutputFile[]): Pr
   }
 }
 
-/** The CR texts (.txt) of a folder, oldest first by the effective date inside each, then by name. */
 /** A release file of an archive, as it was when listed: its effective date and the sha256 of those bytes. */
 export interface ListedRelease {
   name: string
@@ -63,6 +62,7 @@ export interface ListedRelease {
   sha256: string | null
 }
 
+/** The CR texts (.txt) of a folder, oldest first by the effective date inside each, then by name. */
 export async function listReleases(folder: string): Promise<ListedRelease[]> {
   let names: string[]
   try {

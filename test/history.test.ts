@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -287,6 +288,12 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const reordered = cli(['lineage', moved, '701.5'])
     expect(reordered.status).toBe(0)
     expect(reordered.stdout).toBe(cli(['lineage', bare, '701.5']).stdout)
+    // An index that is a FIFO is never opened (it would wait for a writer): the table answers.
+    const piped = mkdtempSync(join(tmpdir(), 'history-fifo-index-'))
+    for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(piped, f))
+    execFileSync('mkfifo', [join(piped, 'lineage-index.json')])
+    const fromFifo = cli(['lineage', piped, '701.5'])
+    expect([fromFifo.status, fromFifo.stdout]).toEqual([0, answers[0]!.stdout])
   })
 
   it('a number two rules hold in one release answers with both', () => {

@@ -70,7 +70,10 @@ function indexed(dir: string): HistorySource | null {
   const file = join(dir, 'rules_history.jsonl')
   const linksFile = join(dir, 'rule_links.jsonl')
   const indexFile = join(dir, LINEAGE_INDEX_FILE)
-  if (![file, linksFile, indexFile].every((f) => existsSync(f)) || statSync(indexFile).size > MAX_INDEX_BYTES) return null
+  // Regular files only (a FIFO or a device is left to the readers, which refuse it in time), of sizes
+  // the readers take.
+  if (![file, linksFile, indexFile].every((f) => existsSync(f) && statSync(f).isFile())) return null
+  if (statSync(indexFile).size > MAX_INDEX_BYTES || statSync(file).size > MAX_EXPORT_BYTES || statSync(linksFile).size > MAX_EXPORT_BYTES) return null
   let index: LineageIndex | null
   try {
     index = lineageIndexOf(JSON.parse(readFileSync(indexFile, 'utf8')), statSync(file).size, statSync(linksFile).size)

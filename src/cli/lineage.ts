@@ -12,7 +12,8 @@ import type { ExportChunks } from '../validate/options.js'
 import { ok, type CommandResult } from './_shared.js'
 
 const FORMATS: ExportFormat[] = ['jsonl', 'parquet', 'csv']
-const MAX_INDEX_BYTES = 256 * 1024 * 1024
+// The index of 133 releases is ~5 MB; one far larger is not ours, and parsing it would cost memory.
+const MAX_INDEX_BYTES = 64 * 1024 * 1024
 
 /** Where lineage reads rules_history from: the release, number and rule_id of every row, and the whole rows of some rules. */
 interface HistorySource {

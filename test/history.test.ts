@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { diffReleases } from '../src/history/diff.js'
 import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history/history-lines.js'
+import { lineageIndexOf } from '../src/history/lineage-index.js'
 import { writeFilesInto } from '../src/io/history-tasks.js'
 import { EtlError } from '../src/core/errors.js'
 import { startRulesHistory } from '../src/history/rules-history.js'
@@ -288,6 +289,16 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const reordered = cli(['lineage', moved, '701.5'])
     expect(reordered.status).toBe(0)
     expect(reordered.stdout).toBe(cli(['lineage', bare, '701.5']).stdout)
+    // An index that does not place a rule the table holds (701.5's number renamed in it): the table
+    // is asked, and answers.
+    const blind = mkdtempSync(join(tmpdir(), 'history-blind-index-'))
+    for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(blind, f))
+    writeFileSync(join(blind, 'lineage-index.json'), JSON.stringify({ ...index, numbers: index.numbers.map((n: string) => (n === '701.5' ? '701.5z' : n)) }))
+    expect(cli(['lineage', blind, '701.5'])).toMatchObject({ status: 0, stdout: answers[0]!.stdout })
+    // Ranges of rule_links that overlap would read more than the file: such an index is not used.
+    const links = statSync(join(out, 'rule_links.jsonl')).size
+    expect(lineageIndexOf(index, index.bytes, links)).not.toBeNull()
+    expect(lineageIndexOf({ ...index, splitsAndMerges: [...index.splitsAndMerges, ...index.splitsAndMerges] }, index.bytes, links)).toBeNull()
     // An index that is a FIFO is never opened (it would wait for a writer): the table answers.
     const piped = mkdtempSync(join(tmpdir(), 'history-fifo-index-'))
     for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(piped, f))

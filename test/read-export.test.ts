@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { configureIo, ioSettings } from '../src/io/settings.js'
 import { describe, expect, it } from 'vitest'
@@ -156,6 +158,18 @@ it('a decoding worker is used again only after a file it read to the end: the fi
       expect(await validateSource('rules.parquet', copy('rules.parquet'))).toEqual(parquet)
       expect(await validateSource('rules.arrow', copy('rules.arrow'))).toEqual(arrow)
     }
+    // An idle worker (and the heap of its last file) is stopped after two seconds: this process is
+    // back to the threads it had before any was started.
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1])
+    // (libuv's thread pool started first, whole: it starts on its first use.)
+    await readFile('/proc/self/status')
+    await new Promise((r) => setTimeout(r, 2500))
+    const before = threads()
+    await validateSource('rules.parquet', copy('rules.parquet'))
+    expect(threads()).toBeGreaterThan(before)
+    // Stopped after two seconds; a loaded host may take a little longer to end the thread.
+    for (let i = 0; i < 40 && threads() > before; i++) await new Promise((r) => setTimeout(r, 250))
+    expect(threads()).toBe(before)
   } finally {
     configureIo({ decodeTimeoutMs: null })
   }

@@ -149,9 +149,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   const [dir, number] = positionals as [string, string]
   const at = values.at ?? null
   if (at !== null && !/^\d{4}-\d{2}-\d{2}$/.test(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
-  // The index when it is there and right; the whole table when not.
+  // The index when it is there and right; the whole table when not. A rule the index does not place
+  // is looked for in the whole table too: every line it places is checked, but an absence cannot be.
   const fast = indexed(dir)
-  const answer = fast ? await lineageOf(fast, dir, number, at) : null
+  const answer = fast ? await lineageOf(fast, dir, number, at).catch((e) => (e instanceof EtlError && e.code === 'INPUT_MISSING' ? null : Promise.reject(e))) : null
   const { target, ids, versions, parts } = answer ?? (await lineageOf(wholeTable(dir), dir, number, at))!
   const lineages = ids.map((id) => {
     const held = new Set(versions.get(id)!.map((v) => `${v.release} ${v.number}`))

@@ -96,7 +96,10 @@ export function lineageIndexBuilder() {
 export function lineageIndexOf(value: unknown, bytes: number, linksBytes: number): LineageIndex | null {
   const v = value as Partial<LineageIndex> | null
   if (typeof v !== 'object' || v === null || v.table !== TABLE_FILE || v.bytes !== bytes || v.links !== LINKS_FILE || v.linksBytes !== linksBytes) return null
-  if (!Array.isArray(v.splitsAndMerges) || !v.splitsAndMerges.every((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isInteger) && p[0]! >= 0 && p[1]! > 0 && p[0]! + p[1]! <= linksBytes)) return null
+  // In file order, none overlapping: what they place is at most the file.
+  let end = 0
+  const inOrder = (p: unknown) => Array.isArray(p) && p.length === 2 && p.every(Number.isInteger) && p[0]! >= end && p[1]! > 0 && (end = p[0]! + p[1]!) <= linksBytes
+  if (!Array.isArray(v.splitsAndMerges) || !v.splitsAndMerges.every(inOrder)) return null
   const lists = [v.releases, v.releaseRows, v.numbers, v.ruleIds, v.number, v.rule, v.lineBytes]
   if (!lists.every(Array.isArray)) return null
   const index = v as LineageIndex

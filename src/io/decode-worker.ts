@@ -14,10 +14,15 @@ const forget = (heapMb: number, worker: Worker) => {
   const list = idle.get(heapMb)
   if (list?.includes(worker)) list.splice(list.indexOf(worker), 1)
 }
+// An idle worker keeps the heap of the file it read: stopped when no file comes within this time
+// (a program validating now and then holds no worker).
+const IDLE_MS = 2000
+const stopTimers = new WeakMap<Worker, NodeJS.Timeout>()
 
 function takeWorker(heapMb: number): Worker {
   const ready = idle.get(heapMb)?.pop()
   if (ready) {
+    clearTimeout(stopTimers.get(ready))
     ready.ref()
     return ready
   }
@@ -36,6 +41,13 @@ function putBack(worker: Worker, heapMb: number): void {
   const list = idle.get(heapMb) ?? []
   idle.set(heapMb, list)
   list.push(worker)
+  stopTimers.set(
+    worker,
+    setTimeout(() => {
+      forget(heapMb, worker)
+      void worker.terminate()
+    }, IDLE_MS).unref(),
+  )
   if (list.length > availableParallelism()) void list.shift()!.terminate()
 }
 

@@ -379,6 +379,23 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     for (const m of later.moved.filter((x) => x.similarity < 0.8)) expect([parent(m.from) === parent(m.to), m.similarity >= 0.65], `${m.from} → ${m.to}`).toEqual([true, true])
   }, 60_000)
 
+  it('two keywords, one removed and one added, never link their templated subrules, even with both parent rules unmatched', () => {
+    // 2026-08-07 with defender (702.3) taken out and another keyword added at the end, written on the
+    // same model: its "Multiple instances of … are redundant" is not defender's.
+    const old = real('2026-08-07')
+    const defender = old.rows.filter((r) => /^702\.3[a-z]*$/.test(r.number))
+    expect(defender.map((r) => r.text).at(-1)).toBe('Multiple instances of defender on the same creature are redundant.')
+    const zorbing = [
+      ['702.999', 'Zorbing'],
+      ['702.999a', 'Zorbing is a static ability that lets a creature leave the battlefield for a turn.'],
+      ['702.999b', 'Multiple instances of zorbing on the same creature are redundant.'],
+    ].map(([number, text]) => ({ number: number!, text: text!, examples: [], index: 0 }))
+    const rows = [...old.rows.filter((r) => !defender.includes(r)), ...zorbing].map((r, index) => ({ ...r, index }))
+    const d = diffReleases(old, { label: 'zorbing', rows, sectionTitles: new Map() }, { wordChanges: false })
+    expect(d.added.map((r) => r.number)).toEqual(['702.999', '702.999a', '702.999b'])
+    expect(d.removed.map((r) => r.number)).toEqual(defender.map((r) => r.number))
+  }, 60_000)
+
   it('texts that differ only in the ASCII era’s `?` for quotes and dashes, `_italics_` or (TM) are typography, not edits', () => {
     const d = diffReleases(real('2009-07-11'), real('2016-07-22'), { wordChanges: false })
     // An independent reading: the letters, digits and the punctuation that is not typography.

@@ -125,17 +125,19 @@ export function commonWeight(a: Int32Array, b: Int32Array, weight: Float64Array)
 
 /**
  * Whether a subrule's parent rule became the other's: its successor; or, when the old parent
- * continues as no rule and the new one continues none, the rule rewritten in place of it; or a new
- * rule that continues a sibling of the subrule (a subrule raised to a rule, its siblings under it).
+ * continues as no rule and the new one continues none, the old one rewritten (`otherTitles` says
+ * when they are two titles with no word in common, such as two keywords' rules: those never agree, so
+ * their templated subrules are never linked); or a new rule that continues a sibling of the subrule
+ * (a subrule raised to a rule, its siblings under it).
  * `previousOf`: each new number that continues an old rule, and that rule's number.
  */
-export function parentsAgree(ruleMap: Map<string, string>, previousOf: Map<string, string>) {
+export function parentsAgree(ruleMap: Map<string, string>, previousOf: Map<string, string>, otherTitles: (from: string, to: string) => boolean) {
   return (o: Prepared, n: Prepared) => {
     const from = parentNumber(o.parsed!)!
     const to = parentNumber(n.parsed!)!
     if (ruleMap.get(from) === to) return true
     const previous = previousOf.get(to)
-    if (previous === undefined) return !ruleMap.has(from)
+    if (previous === undefined) return !ruleMap.has(from) && !otherTitles(from, to)
     const sibling = parseRuleNumber(previous)
     return sibling !== null && parentNumber(sibling) === from
   }

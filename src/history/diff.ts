@@ -79,6 +79,8 @@ export interface DiffOptions {
 const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
 /** How much closer (Dice) a rule's text must be to another number than to its own for that to be its successor. */
 const CLEARLY_CLOSER = 0.15
+/** A rule of at most this many words is a title ("Trample", "Casting Spells"). */
+const TITLE_WORDS = 4
 
 /**
  * Compare two releases row by row. Every OLD row is exactly one of unchanged, typography, edited,
@@ -95,7 +97,8 @@ const CLEARLY_CLOSER = 0.15
  *    subrule: its reworded successor, as the number now holds another rule); another
  *    number is a move only within the mapped section and, for a subrule, under the rule its parent
  *    rule became (or, when the parent continues as none, under a new rule that continues none: the
- *    parent rewritten) — so templated sentences of two keywords never swap;
+ *    parent rewritten, unless the two are titles of other words, as two keywords' rules are) — so
+ *    templated sentences of two keywords never swap;
  * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too.
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
@@ -179,8 +182,16 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     for (const n of news) if (oldOf[n.pos]! >= 0) map.set(n.row.number, olds[oldOf[n.pos]!]!.row.number)
     return map
   }
+  // An old and a new rule (by number) that are titles with no word in common: "Trample" and
+  // "Flanking" (a renamed keyword keeps some: "Totem armor" and "Umbra armor").
+  const oldRule = new Map(olds.map((o) => [o.row.number, o]))
+  const newRule = new Map(news.map((n) => [n.row.number, n]))
+  const otherTitles = (from: string, to: string) => {
+    const [o, n] = [oldRule.get(from), newRule.get(to)]
+    return o !== undefined && n !== undefined && o.ids.length <= TITLE_WORDS && n.ids.length <= TITLE_WORDS && diceOfIds(o.ids, n.ids) === 0
+  }
   for (const subrules of [false, true]) {
-    const agree = parentsAgree(subrules ? numberNow() : new Map<string, string>(), subrules ? previousOf() : new Map<string, string>())
+    const agree = parentsAgree(subrules ? numberNow() : new Map<string, string>(), subrules ? previousOf() : new Map<string, string>(), otherTitles)
     const isLevel = (p: Prepared) => p.parsed !== null && (p.parsed.letters !== '') === subrules
     const oldBySection = new Map<string, Prepared[]>()
     for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
@@ -208,7 +219,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   }
 
   // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites): moved.
-  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf())), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles)), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }

@@ -199,18 +199,18 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Uin
 /** The bytes of `ranges` of a regular file, one after the other; an error when the file ends first. */
 export function readFileRanges(path: string, ranges: { offset: number; length: number }[]): Uint8Array {
   const out = Buffer.allocUnsafe(ranges.reduce((n, r) => n + r.length, 0))
-  const fd = openFile(path)
+  const reader = fileRef(path).open()
   try {
     let at = 0
     for (const { offset, length } of ranges) {
       for (let got = 0, n = 1; got < length; got += n) {
-        n = readSync(fd, out, at + got, length - got, offset + got)
+        n = reader.read(out, at + got, length - got, offset + got)
         if (n === 0) throw new EtlError('INPUT_UNREADABLE', `read: ${path} ended before byte ${offset + length}`)
       }
       at += length
     }
   } finally {
-    closeSync(fd)
+    reader.close()
   }
   return out
 }

@@ -25,16 +25,21 @@ export interface ValidateHow {
  * Parquet by ranges. A companion file is checked against
  * the rules export beside it (or `rulesFile`, or `knownRules`). EtlError when it cannot be read.
  */
-export async function validateFile(file: string, { strict }: ValidateHow, rulesFile?: string, knownRules?: KnownRules): Promise<Report> {
+export async function validateFile(file: string, { strict }: ValidateHow, rulesFile?: string, inFolder?: FolderRules): Promise<Report> {
   if (sourceKindOf(file) === 'cr-text') {
     const { validateText } = await import('../validate/validate.js')
     return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
   }
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
-  const rules = knownRules ? null : (rulesFile ?? companionRulesFile(file))
-  const known = knownRules ?? (rules === null ? undefined : await readKnownRules(rules))
-  return validateExportStream(file, await inputFileChunks(file, MAX_EXPORT_BYTES), { strict, ...(known ? { knownRules: known } : {}) })
+  const chunks = await inputFileChunks(file, MAX_EXPORT_BYTES)
+  if (inFolder) return validateExportStream(file, chunks, { strict, ...inFolder })
+  const rules = rulesFile ?? companionRulesFile(file)
+  const known = rules === null ? undefined : await readKnownRules(rules)
+  return validateExportStream(file, chunks, { strict, ...(known ? { knownRules: known } : {}) })
 }
+
+/** A file of a folder: the folder's rules as they become known, or the file they are taken from. */
+type FolderRules = { knownRules: Promise<KnownRules | undefined> } | { onKnownRules: (known: KnownRules) => void }
 
 /**
  * A dataset folder: every table file in it (the rules first, so each companion is checked against
@@ -62,6 +67,9 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 
 const MAX_READS = 4
 
+/** Which rules file of a folder its companions are checked against: the first format here it has. */
+const RULES_FORMATS = ['jsonl', 'csv', 'parquet', 'arrow']
+
 /** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
 const PARALLEL_BYTES = 64 * 1024 * 1024
 const sizeOf = (path: string) => {
@@ -72,13 +80,13 @@ const sizeOf = (path: string) => {
   }
 }
 
-/** `work` of every item, at most `width` at a time, the results in the items' order. */
-async function inOrder<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+/** `work` of every item, started in `order` (indexes), at most `width` at a time, the results in the items' order. */
+async function inOrder<T, R>(items: T[], order: number[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length)
   let next = 0
   const lane = async () => {
-    while (next < items.length) {
-      const at = next++
+    while (next < order.length) {
+      const at = order[next++]!
       results[at] = await work(items[at]!)
     }
   }
@@ -105,28 +113,31 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
   const reports: Report[] = []
-  const rulesFile = names.find((n) => /^rules\.(parquet|jsonl|csv|arrow)$/i.test(n) || /^data\/rules\/[^/]+\.(parquet|jsonl|csv|arrow)$/i.test(n))
-  let knownRules: KnownRules | undefined
-  if (rulesFile) {
-    try {
-      knownRules = await readKnownRules(insideFolder(root, dir, rulesFile))
-    } catch (e) {
-      if (!(e instanceof EtlError)) throw e
-    }
-  }
+  // The companions are checked against the numbers of rulesFile, taken as it is validated (it is read
+  // once, and first): none when it cannot be read to its end or holds another table. The quickest
+  // format to read is taken, as the other files wait for it.
+  const rulesFile = RULES_FORMATS.map((ext) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).find((n) => n !== undefined)
+  let knownRulesFrom: (known: KnownRules | undefined) => void = () => {}
+  const knownRules = new Promise<KnownRules | undefined>((resolve) => (knownRulesFrom = resolve))
+  if (!rulesFile) knownRulesFrom(undefined)
   // Small files are checked on every core, their reports kept in the files' order; large ones one at
   // a time, so that memory holds one file's batches, not one per core.
   const bytes = names.reduce((sum, name) => sum + sizeOf(join(dir, name)), 0)
   const width = bytes <= PARALLEL_BYTES ? availableParallelism() : 1
   const reportOf = async (name: string): Promise<Report> => {
     try {
-      return await validateFile(insideFolder(root, dir, name), how, undefined, knownRules)
+      return await validateFile(insideFolder(root, dir, name), how, undefined, name === rulesFile ? { onKnownRules: knownRulesFrom } : { knownRules })
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       return unreadableReport(join(dir, name), e.message, how.strict)
+    } finally {
+      if (name === rulesFile) knownRulesFrom(undefined)
     }
   }
-  reports.push(...(await inOrder(names, width, reportOf)))
+  // rulesFile is started first: the files after it may wait for its numbers.
+  const first = rulesFile === undefined ? [] : [names.indexOf(rulesFile)]
+  const order = [...first, ...[...names.keys()].filter((i) => !first.includes(i))]
+  reports.push(...(await inOrder(names, order, width, reportOf)))
   if (hasManifest) {
     const path = join(dir, 'manifest.json')
     try {

@@ -1,5 +1,5 @@
 import { toCheckRow } from '../checks/run-checks.js'
-import { checkCompanionRecord } from '../checks/companion.js'
+import { checkCompanionRecord, knownRulesOf } from '../checks/companion.js'
 import { checks, startChecks } from '../checks/index.js'
 import { textContractCheck } from '../checks/text-contract.js'
 import { startHistoryChecks } from '../checks/rules-history.js'
@@ -26,13 +26,19 @@ export async function validateExportRows(name: string, format: ExportFormat, chu
     append(found, history.finish())
   } else if (stream.table === RULES_TABLE) {
     const session = startChecks({ glossary: [], sections: [], reportedColumns }, [...checks, textContractCheck])
+    const { onKnownRules } = options
+    const numbers: string[] | null = onKnownRules ? [] : null
     for await (const batch of stream.batches) {
-      for (const r of batch) session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
+      for (const r of batch) {
+        session.visit(toCheckRow(r.record, r.line === undefined ? { position: r.position } : { position: r.position, line: r.line }))
+        if (numbers && typeof r.record.number === 'string') numbers.push(r.record.number)
+      }
       rows += batch.length
     }
     append(found, session.finish())
+    if (onKnownRules && numbers) onKnownRules(knownRulesOf(numbers))
   } else {
-    const known = options.knownRules ?? null
+    const known = (await options.knownRules) ?? null
     if (!known) notes.push('no rules table given: the numbers it names were not checked against the rules')
     for await (const batch of stream.batches) {
       for (const r of batch) append(found, checkCompanionRecord(stream.table, r, known, reportedColumns))

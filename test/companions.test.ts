@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
@@ -12,6 +12,7 @@ import { normalizeRules } from '../src/text/normalize.js'
 import { rulesMetaRows } from '../src/build/companions.js'
 import { RULES_TABLE, TABLES, type ColumnType } from '../src/core/tables.js'
 import { validateSource } from '../src/validate/validate.js'
+import { validateFolder } from '../src/io/validate-folder.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
 import { duck, lit } from './helpers/duckdb.js'
 import { readBytes, release, releases } from './helpers/shared.js'
@@ -123,6 +124,32 @@ describe('companions of CR 2025-02-07', () => {
     const clean = await validateSource('references.parquet', readFileSync(join(dir, 'references.parquet')), { knownRules: known })
     expect(clean.valid).toBe(true)
     expect(clean.diagnostics.map((d) => d.message)).toEqual(['glossary:Map cites 110.10 (“110.10”), which does not exist'])
+  })
+  it('validate DIR checks the companions against rules.jsonl, or the next rules file when it cannot be read', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'companions-folder-'))
+    cpSync(dir, folder, { recursive: true })
+    const rules = readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n')
+    // rules.jsonl without 100.2a: the companions that name it (100.4a and the glossary's Constructed cite it) are checked against this file.
+    writeFileSync(join(folder, 'rules.jsonl'), rules.filter((l) => !l.startsWith('{"number":"100.2a"')).join('\n'))
+    const summary = (reports: { source: { file: string }; notes: string[]; diagnostics: { code: string; number?: string }[] }[]) =>
+      reports
+        .filter((x) => /\/(rules_meta|references|glossary)\.jsonl$/.test(x.source.file))
+        .map((x) => [x.source.file.slice(folder.length + 1), x.notes.some((n) => n.startsWith('no rules table given')), x.diagnostics.filter((d) => d.code === 'unknown-number').map((d) => d.number)])
+    const against = summary(await validateFolder(folder, { strict: false }))
+    expect(against).toEqual([
+      ['glossary.jsonl', false, []],
+      ['references.jsonl', false, ['100.2a', '100.4a', 'glossary:Constructed']],
+      ['rules_meta.jsonl', false, ['100.2a']],
+    ])
+    // rules.jsonl cut inside a row: unreadable, and the companions are checked against rules.csv (which holds 100.2a).
+    writeFileSync(join(folder, 'rules.jsonl'), rules.join('\n').slice(0, 5000))
+    const reports = await validateFolder(folder, { strict: false })
+    expect(reports.find((x) => x.source.file.endsWith('rules.jsonl'))!.diagnostics.map((d) => d.code)).toEqual(['unreadable'])
+    expect(summary(reports)).toEqual([
+      ['glossary.jsonl', false, []],
+      ['references.jsonl', false, []],
+      ['rules_meta.jsonl', false, []],
+    ])
   })
 })
 

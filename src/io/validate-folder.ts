@@ -67,8 +67,29 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 
 const MAX_READS = 4
 
-/** Which rules file of a folder its companions are checked against: the first format here it has. */
+/** Which rules file of a folder its companions are checked against: the quickest to read first. */
 const RULES_FORMATS = ['jsonl', 'csv', 'parquet', 'arrow']
+
+/**
+ * The known rules of the first of `count` sources that gives any, once every source before it has
+ * settled (a source settles once: with its rules, or undefined when it could not give them).
+ */
+function firstKnown(count: number) {
+  const settled: { known: KnownRules | undefined }[] = []
+  let resolve: (known: KnownRules | undefined) => void = () => {}
+  const promise = new Promise<KnownRules | undefined>((r) => (resolve = r))
+  const settle = (source: number, known: KnownRules | undefined) => {
+    if (settled[source]) return
+    settled[source] = { known }
+    for (let i = 0; i < count; i++) {
+      if (!settled[i]) return
+      if (settled[i]!.known) return resolve(settled[i]!.known)
+    }
+    resolve(undefined)
+  }
+  if (count === 0) resolve(undefined)
+  return { promise, settle }
+}
 
 /** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
 const PARALLEL_BYTES = 64 * 1024 * 1024
@@ -113,29 +134,27 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
   const reports: Report[] = []
-  // The companions are checked against the numbers of rulesFile, taken as it is validated (it is read
-  // once, and first): none when it cannot be read to its end or holds another table. The quickest
-  // format to read is taken, as the other files wait for it.
-  const rulesFile = RULES_FORMATS.map((ext) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).find((n) => n !== undefined)
-  let knownRulesFrom: (known: KnownRules | undefined) => void = () => {}
-  const knownRules = new Promise<KnownRules | undefined>((resolve) => (knownRulesFrom = resolve))
-  if (!rulesFile) knownRulesFrom(undefined)
+  // The companions are checked against the numbers of a rules file, taken as it is validated (each
+  // is read once): the first of these, in RULES_FORMATS' order, read to its end as the rules table.
+  const rulesFiles = RULES_FORMATS.map((ext) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).filter((n) => n !== undefined)
+  const knownRules = firstKnown(rulesFiles.length)
   // Small files are checked on every core, their reports kept in the files' order; large ones one at
   // a time, so that memory holds one file's batches, not one per core.
   const bytes = names.reduce((sum, name) => sum + sizeOf(join(dir, name)), 0)
   const width = bytes <= PARALLEL_BYTES ? availableParallelism() : 1
   const reportOf = async (name: string): Promise<Report> => {
+    const source = rulesFiles.indexOf(name)
     try {
-      return await validateFile(insideFolder(root, dir, name), how, undefined, name === rulesFile ? { onKnownRules: knownRulesFrom } : { knownRules })
+      return await validateFile(insideFolder(root, dir, name), how, undefined, source >= 0 ? { onKnownRules: (known) => knownRules.settle(source, known) } : { knownRules: knownRules.promise })
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       return unreadableReport(join(dir, name), e.message, how.strict)
     } finally {
-      if (name === rulesFile) knownRulesFrom(undefined)
+      if (source >= 0) knownRules.settle(source, undefined)
     }
   }
-  // rulesFile is started first: the files after it may wait for its numbers.
-  const first = rulesFile === undefined ? [] : [names.indexOf(rulesFile)]
+  // The rules files are started first: the other files may wait for their numbers.
+  const first = rulesFiles.map((n) => names.indexOf(n))
   const order = [...first, ...[...names.keys()].filter((i) => !first.includes(i))]
   reports.push(...(await inOrder(names, order, width, reportOf)))
   if (hasManifest) {

@@ -1,6 +1,6 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { append, diagnostics } from '../core/diagnostics.js'
-import { extractReferences, type Reference } from '../core/citations.js'
+import { extractReferences, forEachReference, type Reference, type ReferenceKind } from '../core/citations.js'
 import type { Diagnostic } from '../core/types.js'
 import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'
 
@@ -29,9 +29,12 @@ class KnownTargets {
     this.sections.add(section)
     this.chapters.add(section.slice(0, 1))
   }
-  has(ref: Reference): boolean {
-    const set = ref.kind === 'rule' ? this.rules : ref.kind === 'section' ? this.sections : this.chapters
-    return set.has(ref.target)
+  has(ref: Pick<Reference, 'kind' | 'target'>): boolean {
+    return this.hasTarget(ref.target, ref.kind)
+  }
+  hasTarget(target: string, kind: ReferenceKind): boolean {
+    const set = kind === 'rule' ? this.rules : kind === 'section' ? this.sections : this.chapters
+    return set.has(target)
   }
 }
 
@@ -71,9 +74,21 @@ export const danglingReferenceCheck: Check = {
     const pending: { ref: Reference; position?: number }[] = []
     return {
       visit(row) {
-        if (row.number === null) return
-        known.addRule(row.number)
-        for (const ref of context.citations?.get(row) ?? rowReferences(row)) if (!known.has(ref)) pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
+        const number = row.number
+        if (number === null) return
+        known.addRule(number)
+        const wait = (ref: Reference) => pending.push(row.position === undefined ? { ref } : { ref, position: row.position })
+        const found = context.citations?.get(row)
+        if (found) {
+          for (const ref of found) if (!known.has(ref)) wait(ref)
+          return
+        }
+        // Found as rowReferences finds them, but only a citation not yet resolved becomes an object.
+        const cite = (target: string, kind: ReferenceKind, span: string) => {
+          if (!known.hasTarget(target, kind)) wait(row.line === undefined ? { source: number, target, kind, span } : { source: number, target, kind, span, line: row.line })
+        }
+        if (row.text !== null) forEachReference(row.text, cite)
+        for (const example of row.examples) forEachReference(example, cite)
       },
       finish() {
         const out = boundedDiagnostics()

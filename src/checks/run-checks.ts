@@ -8,7 +8,8 @@ import type { CrDocument, DecodedText, Diagnostic, LocatedRow } from '../core/ty
 
 /** The checks' view of a record read from anywhere: fields of the wrong type become null. */
 export function toCheckRow(record: Record<string, unknown>, where: { line?: number; position?: number }): CheckRow {
-  const examples = Array.isArray(record.examples) ? record.examples.filter((e): e is string => typeof e === 'string') : []
+  const isText = (e: unknown): e is string => typeof e === 'string'
+  const examples = Array.isArray(record.examples) ? (record.examples.every(isText) ? record.examples : record.examples.filter(isText)) : []
   const number = typeof record.number === 'string' ? record.number : null
   const row: CheckRow = {
     number,

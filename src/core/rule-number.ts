@@ -16,8 +16,10 @@ export interface RuleNumber {
 /** Parse `704.5a` into its parts; null when the string is not a rule number. */
 export function parseRuleNumber(value: string): RuleNumber | null {
   if (!RULE_NUMBER.test(value)) return null
-  const match = /^(\d{3})\.(\d+)([a-z]*)$/.exec(value)!
-  return { section: Number(match[1]), rule: Number(match[2]), letters: match[3]! }
+  // As the pattern has it: three digits, a period, the rule's digits, then the letters.
+  let end = 4
+  while (end < value.length && value.charCodeAt(end) < 97) end++
+  return { section: Number(value.slice(0, 3)), rule: Number(value.slice(4, end)), letters: value.slice(end) }
 }
 
 /**

@@ -2,6 +2,7 @@ import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
 import { detectTable, shownColumn } from '../../core/tables.js'
+import type { ExportRecord } from '../../core/types.js'
 import type { ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
 
@@ -47,7 +48,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   let ended = false
   const tooLong = () => new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo + 1} is longer than ${MAX_JSONL_LINE} characters (a row is a few kilobytes)`)
   // The records of the next piece of text that holds any, parsed in one synchronous run.
-  const nextBatch = async (): Promise<{ record: Record<string, unknown>; line: number }[] | null> => {
+  const nextBatch = async (): Promise<ExportRecord[] | null> => {
     while (!ended) {
       const { value, done } = await pieces.next()
       let lines: string[]
@@ -67,7 +68,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         partial = tail === '' ? [] : [tail]
         partialLength = tail.length
       }
-      const batch: { record: Record<string, unknown>; line: number }[] = []
+      const batch: ExportRecord[] = []
       for (const raw of lines) {
         lineNo++
         const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
@@ -94,7 +95,8 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
           const twice = await repeatedKey(line)
           if (twice !== null) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} gives the key ${JSON.stringify(shownColumn(twice))} twice (readers differ on which value they keep)`)
         }
-        batch.push({ record: parsed as Record<string, unknown>, line: lineNo })
+        // Its position is given when the batch is handed out.
+        batch.push({ record: parsed as Record<string, unknown>, position: 0, line: lineNo })
       }
       if (batch.length > 0) return batch
     }
@@ -108,10 +110,12 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   async function* batches() {
     let position = 0
     for (let batch = first; batch; batch = await nextBatch()) {
-      yield batch.map((item) => {
+      for (const item of batch) {
         for (const k in item.record) if (!mapping.known.has(k) && !inHeader.has(k) && late.size < MAX_KEYS) late.add(k)
-        return { record: mapping.map(item.record), position: position++, line: item.line }
-      })
+        item.record = mapping.map(item.record)
+        item.position = position++
+      }
+      yield batch
     }
   }
   const lateDiagnostics = () => {

@@ -82,13 +82,11 @@ export function valueAt(column, i) {
 function stringAt(strings, i) {
   if (strings.missing[i] !== 0) return MISSING[strings.missing[i]]
   const { bytes, starts } = strings
-  // Buffer's UTF-8 slice, where there is a Buffer (Node); else TextDecoder.
-  return utf8(bytes, starts[i], starts[i + 1])
+  // A Buffer over the same bytes (made once per column) where there is a Buffer (Node); else TextDecoder.
+  if (typeof Buffer !== 'function') return decoder.decode(bytes.subarray(starts[i], starts[i + 1]))
+  strings.utf8 ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return strings.utf8.toString('utf8', starts[i], starts[i + 1])
 }
 
 const decoder = new TextDecoder()
 const utf8Length = typeof Buffer === 'function' ? (s) => Buffer.byteLength(s, 'utf8') : (s) => s.length * 3
-const utf8 =
-  typeof Buffer === 'function'
-    ? (bytes, from, to) => Buffer.prototype.utf8Slice.call(bytes, from, to)
-    : (bytes, from, to) => decoder.decode(bytes.subarray(from, to))

@@ -14,7 +14,7 @@ import { startRulesHistory } from '../src/history/rules-history.js'
 import { RULES_HISTORY_TABLE } from '../src/core/tables.js'
 import { writeCsv } from '../src/exports/csv-write.js'
 import { writeJsonl } from '../src/exports/jsonl-write.js'
-import { cli } from './helpers/cli.js'
+import { cli, inProcess } from './helpers/cli.js'
 import { readBytes, releases, RULES_ARCHIVE } from './helpers/shared.js'
 import { decode } from '../src/text/decode.js'
 
@@ -270,31 +270,31 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(last.stdout.split('\n')[0]).toBe(`rule ${gone.number} is not in the rules in ${facts.at(-1)!.effective}, the newest release: it was last in ${lastRelease}, shown below`)
   })
 
-  it('lineage reads the lines lineage-index.json places, and answers as from the whole table', () => {
+  it('lineage reads the lines lineage-index.json places, and answers as from the whole table', async () => {
     const index = JSON.parse(readFileSync(join(out, 'lineage-index.json'), 'utf8'))
     expect([index.bytes, index.lineBytes.length, index.releases]).toEqual([readFileSync(join(out, 'rules_history.jsonl')).length, rows.length, facts.map((f) => f.effective)])
     // The same folder without the index: every query answers the same, byte for byte.
     const bare = mkdtempSync(join(tmpdir(), 'history-no-index-'))
     for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(bare, f))
     const queries = [['701.5'], ['500.5', '--json'], ['500.5a'], ['104.6', '--at', '2022-11-18'], ['704.5a', '--at', '2001-12-31'], ['999.1']]
-    const answers = queries.map((q) => cli(['lineage', out, ...q]))
+    const answers = await Promise.all(queries.map((q) => inProcess(['lineage', out, ...q])))
     expect(answers.map((a) => a.status)).toEqual([0, 0, 0, 0, 2, 2])
-    for (const [i, q] of queries.entries()) expect(cli(['lineage', bare, ...q])).toMatchObject({ status: answers[i]!.status, stdout: answers[i]!.stdout, stderr: answers[i]!.stderr.replace(out, bare) })
+    for (const [i, q] of queries.entries()) expect(await inProcess(['lineage', bare, ...q])).toMatchObject({ status: answers[i]!.status, stdout: answers[i]!.stdout, stderr: answers[i]!.stderr.replace(out, bare) })
     // An index that does not describe the file: the releases' lines in another order, the same size.
     // Every line read is checked against the index, so the answer is still the whole table's.
     const moved = mkdtempSync(join(tmpdir(), 'history-stale-index-'))
     const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
     writeFileSync(join(moved, 'rules_history.jsonl'), [...lines.slice(1), lines[0]].join('\n') + '\n')
     for (const f of ['rule_links.jsonl', 'lineage-index.json']) copyFileSync(join(out, f), join(moved, f))
-    const reordered = cli(['lineage', moved, '701.5'])
+    const reordered = await inProcess(['lineage', moved, '701.5'])
     expect(reordered.status).toBe(0)
-    expect(reordered.stdout).toBe(cli(['lineage', bare, '701.5']).stdout)
+    expect(reordered.stdout).toBe((await inProcess(['lineage', bare, '701.5'])).stdout)
     // An index that does not place a rule the table holds (701.5's number renamed in it): the table
     // is asked, and answers.
     const blind = mkdtempSync(join(tmpdir(), 'history-blind-index-'))
     for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(blind, f))
     writeFileSync(join(blind, 'lineage-index.json'), JSON.stringify({ ...index, numbers: index.numbers.map((n: string) => (n === '701.5' ? '701.5z' : n)) }))
-    expect(cli(['lineage', blind, '701.5'])).toMatchObject({ status: 0, stdout: answers[0]!.stdout })
+    expect(await inProcess(['lineage', blind, '701.5'])).toMatchObject({ status: 0, stdout: answers[0]!.stdout })
     // Ranges of rule_links that overlap would read more than the file: such an index is not used.
     const links = statSync(join(out, 'rule_links.jsonl')).size
     expect(lineageIndexOf(index, index.bytes, links)).not.toBeNull()

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { runCommand } from '../../src/cli/cli.js'
 import { CLI, REPO } from './shared.js'
 
 const CLI_TIMEOUT_MS = 180_000
@@ -19,6 +20,15 @@ export function cli(args: string[], options: { cwd?: string; input?: string } = 
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '', timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' })
   if (run.error) throw new Error(`mtg-rules ${args.join(' ')}: ${run.error.message}`)
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+/**
+ * Run a command in this process, through what the CLI runs (runCommand): for what a command answers,
+ * where the process around it is not what is tested (a process's start costs ~0.3 s).
+ */
+export async function inProcess(args: string[]): Promise<Run> {
+  const run = await runCommand(args)
+  return { status: run.exitCode, stdout: run.stdout, stderr: run.stderr }
 }
 
 /** sha256 of every file in a folder (hidden ones too), to prove a failed run changed nothing. */

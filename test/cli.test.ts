@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' }
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
+import { buildDataset } from '../src/build/build.js'
 import { cli, snapshot } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
@@ -82,6 +83,20 @@ describe('mtg-rules build', () => {
     const again = join(tmp, 'again')
     expect(cli(['build', r.path, '--out', again], { cwd: tmp }).status).toBe(0)
     expect(snapshot(again)).toEqual(snapshot(out))
+  })
+
+  it('a build that writes nothing when invalid makes no file then (onlyIfValid), and the same files when valid', () => {
+    const valid = buildDataset(r.file, readBytes(r.path))
+    const asked = buildDataset(r.file, readBytes(r.path), { onlyIfValid: true })
+    expect(asked.files.map((f) => [f.name, f.bytes.length])).toEqual(valid.files.map((f) => [f.name, f.bytes.length]))
+    expect(asked.files.length).toBe(15)
+    // 2024-03-08 with 100.1's line given twice: a duplicate-number error.
+    const text = readFileSync(r.path, 'utf8')
+    const line = text.split(/\r\n|\r|\n/).find((l) => l.startsWith('100.1. '))!
+    const invalid = new TextEncoder().encode(text.replace(line, `${line}\r\n\r\n${line}`))
+    const refused = buildDataset(r.file, invalid, { onlyIfValid: true })
+    expect([refused.report.valid, refused.report.counts.byCode['duplicate-number'], refused.files]).toEqual([false, 1, []])
+    expect(buildDataset(r.file, invalid).files.length).toBe(15)
   })
 
   it('refuses validation errors: exit 1, nothing written; --allow-errors writes them', () => {

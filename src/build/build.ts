@@ -32,6 +32,11 @@ export interface BuildOptions {
   arrow?: TableWriter
   /** Called as each stage ends, with its name (`make bench` times a cold build stage by stage). */
   mark?: (stage: string) => void
+  /**
+   * Make the files only when the report is valid (else `files` is empty and the manifest lists no
+   * export): for a caller that writes nothing from a failed build.
+   */
+  onlyIfValid?: boolean
 }
 
 export interface BuildResult {
@@ -78,7 +83,8 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
   mark('companion tables')
   const createdBy = `${TOOL.name} version ${TOOL.version}`
   const exports: { path: string; table: string; format: ExportFormat; bytes: Uint8Array; rows: number }[] = []
-  for (const { spec, rows: tableRows } of tables) {
+  const makeFiles = report.valid || !options.onlyIfValid
+  for (const { spec, rows: tableRows } of makeFiles ? tables : []) {
     const add = (format: ExportFormat, out: Uint8Array) => exports.push({ path: `${spec.name}.${format}`, table: spec.name, format, bytes: out, rows: tableRows.length })
     add('parquet', writeParquet(spec, tableRows, createdBy))
     mark(`write ${spec.name}.parquet`)
@@ -109,6 +115,7 @@ export function buildDataset(sourceName: string, bytes: Uint8Array, options: Bui
     exports,
   })
   mark('manifest (sha256 of every export)')
+  if (!makeFiles) return { decoded, document, rows, tables, report, manifest, files: [] }
   const card = { name: 'README.md', bytes: new TextEncoder().encode(renderDatasetCard(tables, manifest, report)) }
   mark('dataset card')
   const files = [...exports.map((e) => ({ name: e.path, bytes: e.bytes })), reportFile, card, { name: 'manifest.json', bytes: json(manifest) }]

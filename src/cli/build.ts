@@ -35,7 +35,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
   const arrow = values.arrow ? (await import('../exports/arrow-write.js')).writeArrow : undefined
   // A text from the raw/ cache is named as the publisher named it (a re-issue is cached under another name).
-  const result = buildDataset(publisherNameOf(file), bytes, { strict: values.strict, mark: timings.mark, ...(arrow ? { arrow } : {}) })
+  const result = buildDataset(publisherNameOf(file), bytes, { strict: values.strict, mark: timings.mark, onlyIfValid: !values['allow-errors'], ...(arrow ? { arrow } : {}) })
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
   const { errors, warnings } = result.report.counts

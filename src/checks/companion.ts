@@ -1,5 +1,5 @@
 import { boundedDiagnostics } from '../core/bounded.js'
-import { append, diagnostics } from '../core/diagnostics.js'
+import { diagnostics } from '../core/diagnostics.js'
 import type { ExportRecord } from '../core/types.js'
 import type { TableSpec } from '../core/tables.js'
 import type { Diagnostic } from '../core/types.js'
@@ -34,11 +34,13 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null)
  * when the rules are known, every number it names against them.
  */
 export function checkCompanionRecord(table: TableSpec, { record, position, line }: ExportRecord, known: KnownRules | null, reportedColumns?: ReadonlySet<string>): Diagnostic[] {
-  const out = boundedDiagnostics()
   const name = str(record.number) ?? str(record.source) ?? (str(record.term) === null ? undefined : `glossary:${record.term}`)
   const where = { ...(name === undefined ? {} : { number: name }), position, ...(line === undefined ? {} : { line }) }
-  append(out, schemaDiagnostics(table.name, record, where, reportedColumns))
-  if (!known) return out
+  // Most rows have no finding: the bounded list is made for the first.
+  let found: Diagnostic[] | null = null
+  const out = { push: (d: Diagnostic) => (found ??= boundedDiagnostics()).push(d) }
+  for (const d of schemaDiagnostics(table.name, record, where, reportedColumns)) out.push(d)
+  if (!known) return found ?? []
   const mustExist = (field: string, value: unknown) => {
     const v = str(value)
     if (v !== null && !known.rules.has(v)) out.push(diagnostics.unknownNumber(field, v, where))
@@ -60,5 +62,5 @@ export function checkCompanionRecord(table: TableSpec, { record, position, line 
       if (typeof target === 'string' && !exists(known, target)) out.push(diagnostics.danglingReference(target, target, { ...where, number: name ?? '?' }))
     }
   }
-  return out
+  return found ?? []
 }

@@ -1,7 +1,6 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { extractReferences, forEachReference, type Reference, type ReferenceKind } from '../core/citations.js'
-import type { Diagnostic } from '../core/types.js'
 import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'
 
 export type ResolvedReference = Reference & { resolved: boolean }

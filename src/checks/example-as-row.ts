@@ -1,7 +1,6 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { extractReferences } from '../core/citations.js'
-import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**

@@ -1,7 +1,6 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { compareRuleNumbers, lettersAt, letterRank, parentNumber, type RuleNumber } from '../core/rule-number.js'
-import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**

@@ -1,6 +1,5 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { diagnostics } from '../core/diagnostics.js'
-import type { Diagnostic } from '../core/types.js'
 import { whereOf, type Check } from './types.js'
 
 /**

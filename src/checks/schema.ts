@@ -6,7 +6,7 @@ import { append, diagnostics } from '../core/diagnostics.js'
 import * as compiled from '../generated/validators.js'
 import { shownColumn } from '../core/tables.js'
 import type { Diagnostic } from '../core/types.js'
-import { whereOf, type Check, type CheckRow } from './types.js'
+import { whereOf, type Check } from './types.js'
 
 const validators = compiled as unknown as Record<string, ValidateFunction>
 

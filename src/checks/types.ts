@@ -1,6 +1,4 @@
-import { append } from '../core/diagnostics.js'
 import type { Reference } from '../core/citations.js'
-import { boundedDiagnostics } from '../core/bounded.js'
 import type { RuleNumber } from '../core/rule-number.js'
 import type { Diagnostic, GlossaryEntry, Heading } from '../core/types.js'
 import type { NumberIndex } from './number-index.js'

@@ -55,15 +55,6 @@ export function forEachReference(text: string, visit: (target: string, kind: Ref
   }
 }
 
-/**
- * forEachReference where the caller has found the keywords: `keywords[0..count)` each the position
- * just past one's whitespace (a digit), times two, plus one for "section(s)" — in order, exactly the
- * places its keyword pattern matches (see ByteView.citing).
- */
-export function forEachReferenceAfter(text: string, keywords: Int32Array, count: number, visit: (target: string, kind: ReferenceKind, span: string) => void): void {
-  for (let k = 0; k < count; k++) citationsAfter(text, keywords[k]! >> 1, (keywords[k]! & 1) === 1, visit)
-}
-
 /** The citations from `at`, just past a keyword and its whitespace: a list, ranges expanded. */
 function citationsAfter(text: string, at: number, section: boolean, visit: (target: string, kind: ReferenceKind, span: string, start: number) => void): void {
   const pattern = section ? CHAPTER_OR_SECTION_REF : RULE_REF

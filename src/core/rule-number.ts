@@ -59,7 +59,3 @@ export function compareRuleNumbers(a: RuleNumber, b: RuleNumber): number {
 export function parentNumber(n: RuleNumber): string | null {
   return n.letters === '' ? null : `${n.section}.${n.rule}`
 }
-
-export function formatRuleNumber(n: RuleNumber): string {
-  return `${n.section}.${n.rule}${n.letters}`
-}

@@ -102,10 +102,6 @@ export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES
 /** Every table an export may hold: a build's, and the history's. */
 export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE, RULE_LINKS_TABLE]
 
-export function tableByName(name: string): TableSpec | undefined {
-  return ALL_TABLES.find((t) => t.name === name)
-}
-
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
 export function detectTable(name: string, columns: string[]): TableSpec {
   const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''

@@ -1,6 +1,5 @@
 import { crossSectionPairs, parentsAgree, templatedPair } from './cross-section.js'
 import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
-import type { RuleRow } from '../core/types.js'
 
 export type * from './diff-types.js'
 import type { DiffOptions, DiffSide, EditedRule, MovedRule, ReleaseDiff, RowChange, TypographyChange } from './diff-types.js'

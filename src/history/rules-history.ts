@@ -1,14 +1,6 @@
-import type { ReleaseDiff, RowChange } from './diff.js'
+import type { ReleaseDiff } from './diff.js'
 import type { TableRow } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
-
-export type HistoryChange = 'added' | RowChange
-
-/** One release in the history: its effective date and its rows in order. */
-export interface HistoryRelease {
-  release: string
-  rows: RuleRow[]
-}
 
 /**
  * The rules_history table a release at a time, oldest first: `add` takes a release's rows and the
@@ -44,10 +36,4 @@ export function startRulesHistory() {
       return out
     },
   }
-}
-
-/** The whole rules_history table at once: `lineages[i]` leads from release i-1 to release i. */
-export function rulesHistoryRows(releases: HistoryRelease[], lineages: (ReleaseDiff['lineage'] | null)[]): TableRow[] {
-  const history = startRulesHistory()
-  return releases.flatMap(({ release, rows }, i) => history.add(release, rows, i === 0 ? null : (lineages[i] ?? null)))
 }

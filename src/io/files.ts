@@ -2,37 +2,12 @@ import { closeSync, constants, createReadStream, openSync, readSync, type Stats,
 import { open } from 'node:fs/promises'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
-import type { RangeBuffer } from '../exports/parquet-groups.mjs'
 import type { ExportChunks } from '../validate/options.js'
 import { describeFsError } from './fs-errors.js'
 import { ioSettings } from './settings.js'
 
-import { MAX_TEXT_BYTES } from '../core/limits.js'
 
 export { MAX_EXPORT_BYTES, MAX_TEXT_BYTES } from '../core/limits.js'
-
-/**
- * hyparquet's AsyncBuffer over a file, its slices read at once (as hyparquet's asyncBufferFromFile:
- * what the file holds of start..end, never more, whatever range a damaged footer asks for).
- */
-export function syncBufferFromFile(path: string): RangeBuffer {
-  const { size } = statSync(path)
-  return {
-    byteLength: size,
-    slice(start: number, end = size): ArrayBuffer {
-      const from = Math.max(0, Math.min(start, size))
-      const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(end, size) - from))
-      const fd = openSync(path, 'r')
-      let got = 0
-      try {
-        for (let n = 1; got < out.length && n > 0; got += n) n = readSync(fd, out, got, out.length - got, from + got)
-      } finally {
-        closeSync(fd)
-      }
-      return (got === out.length ? out.buffer : out.buffer.slice(0, got)) as ArrayBuffer
-    },
-  }
-}
 
 /**
  * A regular file to read by ranges (Parquet's footer, pages and row groups): opened when a reader

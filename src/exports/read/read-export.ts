@@ -3,15 +3,14 @@ import { BATCH, type ExportFormat, type ExportRecords, type ExportStream } from 
 import { columnMapping } from './read-columns.js'
 import { openCsv } from './read-csv.js'
 import { openJsonl } from './read-jsonl.js'
-import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
-import { detectTable, RULES_TABLE, shownColumn, type ColumnSpec, type ColumnType, type TableSpec } from '../../core/tables.js'
+import { detectTable } from '../../core/tables.js'
 
 export { detectTable }
-import type { Diagnostic, ExportRecord } from '../../core/types.js'
-import { valueAt, type PackedColumn } from '../packed-columns.mjs'
+import type { ExportRecord } from '../../core/types.js'
+import { valueAt } from '../packed-columns.mjs'
 import { binaryDecoder, decodeFailure, type DecodedBinary, type DecodedBatch } from '../binary-decoder.js'
 
 export type { ExportFormat, ExportRecord, ExportRecords, ExportStream } from './export-stream.js'

@@ -39,7 +39,7 @@ export async function validateFile(file: string, { strict }: ValidateHow, rulesF
 }
 
 /** A file of a folder: the folder's rules as they become known, or the file they are taken from. */
-type FolderRules = { knownRules: Promise<KnownRules | undefined> } | { onKnownRules: (known: KnownRules) => void }
+type FolderRules = { knownRules?: Promise<KnownRules | undefined>; onKnownRules?: (known: KnownRules) => void }
 
 /**
  * A dataset folder: every table file in it (the rules first, so each companion is checked against
@@ -78,9 +78,11 @@ function firstKnown(count: number) {
   const settled: { known: KnownRules | undefined }[] = []
   let resolve: (known: KnownRules | undefined) => void = () => {}
   const promise = new Promise<KnownRules | undefined>((r) => (resolve = r))
+  // Whether a source before `source` already gave its rules (then this one's are not collected or kept).
+  const given = (source: number) => settled.slice(0, source).some((s) => s?.known !== undefined)
   const settle = (source: number, known: KnownRules | undefined) => {
     if (settled[source]) return
-    settled[source] = { known }
+    settled[source] = { known: given(source) ? undefined : known }
     for (let i = 0; i < count; i++) {
       if (!settled[i]) return
       if (settled[i]!.known) return resolve(settled[i]!.known)
@@ -88,7 +90,7 @@ function firstKnown(count: number) {
     resolve(undefined)
   }
   if (count === 0) resolve(undefined)
-  return { promise, settle }
+  return { promise, settle, needed: (source: number) => !given(source) }
 }
 
 /** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
@@ -145,7 +147,8 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   const reportOf = async (name: string): Promise<Report> => {
     const source = rulesFiles.indexOf(name)
     try {
-      return await validateFile(insideFolder(root, dir, name), how, undefined, source >= 0 ? { onKnownRules: (known) => knownRules.settle(source, known) } : { knownRules: knownRules.promise })
+      const own = source < 0 ? { knownRules: knownRules.promise } : knownRules.needed(source) ? { onKnownRules: (known: KnownRules) => knownRules.settle(source, known) } : {}
+      return await validateFile(insideFolder(root, dir, name), how, undefined, own)
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       return unreadableReport(join(dir, name), e.message, how.strict)

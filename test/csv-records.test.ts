@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { csvRecords } from '../src/exports/read/csv-records.js'
+import { csvRecords, MAX_CSV_RECORD } from '../src/exports/read/csv-records.js'
+import { validateSource } from '../src/validate/validate.js'
 
 async function* pieces(text: string, cuts: number[]) {
   let at = 0
@@ -14,7 +15,7 @@ async function* pieces(text: string, cuts: number[]) {
 }
 const read = async (text: string, cuts: number[] = []) => {
   const out = []
-  for await (const r of csvRecords('t.csv', pieces(text, cuts))) out.push(r)
+  for await (const batch of csvRecords('t.csv', pieces(text, cuts))) out.push(...batch)
   return out
 }
 const field = fc.oneof(fc.string(), fc.constantFrom('', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', 'crlf\r\nx', '"', '""'))
@@ -50,5 +51,12 @@ describe('the fast CSV tokenizer', () => {
 
   it('strips a byte order mark', async () => {
     expect((await read('\uFEFFa,b\nc,d\n'))[0]!.fields).toEqual(['a', 'b'])
+  })
+
+  it('gives the records before one that is too long first: what is wrong with them is said first', async () => {
+    const header = 'number,text,examples,index\n'
+    const tooLong = `100.2,"${'y'.repeat(MAX_CSV_RECORD + 1)}`
+    await expect(validateSource('rules.csv', new TextEncoder().encode(`${header}100.1,"Text.",[],0,extra\n${tooLong}`))).rejects.toThrow(/Invalid Record Length: expect 4, got 5 on line 2$/)
+    await expect(validateSource('rules.csv', new TextEncoder().encode(`${header}100.1,"Text.",[],0\n${tooLong}`))).rejects.toThrow(/the record at line 3 is longer than 16777216 characters$/)
   })
 })

@@ -12,7 +12,8 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const records = csvRecords(name, text)
   const first = await records.next()
   if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
-  const columns = first.value.fields
+  const [header, ...afterHeader] = first.value
+  const columns = header!.fields
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
@@ -21,14 +22,20 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   async function* batches() {
     let position = 0
     let batch: ExportRecord[] = []
-    for await (const { fields, line, endLine } of records) {
-      if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
-      const raw: Record<string, unknown> = {}
-      for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
-      batch.push({ record: mapping.map(raw), position: position++, line })
-      if (batch.length === BATCH) {
-        yield batch
-        batch = []
+    const all = (async function* () {
+      yield afterHeader
+      yield* records
+    })()
+    for await (const read of all) {
+      for (const { fields, line, endLine } of read) {
+        if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
+        const raw: Record<string, unknown> = {}
+        for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
+        batch.push({ record: mapping.map(raw), position: position++, line })
+        if (batch.length === BATCH) {
+          yield batch
+          batch = []
+        }
       }
     }
     if (batch.length > 0) yield batch

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
-import { openStaging } from '../io/output-folder.js'
+import { replaceFolder } from '../io/output-folder.js'
 import { readSiteInput } from '../io/site-input.js'
 import { buildSite } from '../site/build-site.js'
 import { ok, type CommandResult } from './_shared.js'
@@ -17,14 +17,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const input = await readSiteInput(positionals[0]!)
   const files = buildSite(input)
   // Thousands of small pages: synced as a whole by the switch, not one fsync each.
-  const staging = await openStaging(values.out, siteOwnership, { force: values.force })
-  try {
-    for (const f of files) await staging.write(f.path, f.bytes, false)
-  } catch (e) {
-    staging.abort()
-    throw e
-  }
-  const note = staging.commit()
+  const note = await replaceFolder(values.out, files.map((f) => ({ name: f.path, bytes: f.bytes })), siteOwnership, { force: values.force, durable: false })
   const pages = files.filter((f) => f.path.endsWith('.html')).length
   const seconds = (performance.now() - started) / 1000
   return ok('', `site: wrote ${pages} pages and ${files.length - pages} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)

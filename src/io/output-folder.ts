@@ -1,4 +1,4 @@
-import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createHash, randomBytes } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
@@ -6,10 +6,10 @@ import { EtlError } from '../core/errors.js'
 import { describeFsError } from './fs-errors.js'
 import { onInterrupt } from './interrupts.js'
 import { acquireLock, alive } from './lock.js'
+import { markerOf, MARKER, refuseForeign, type Ownership } from './output-ownership.js'
 import { ioSettings } from './settings.js'
 
-/** Which entries of an existing output folder this tool may replace. */
-export type Ownership = (name: string, isDirectory: boolean) => boolean
+export { MARKER, type Ownership } from './output-ownership.js'
 
 export interface StagingOptions {
   /** Replace the folder even when it holds entries `owned` does not claim. */
@@ -103,12 +103,15 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
   }
   const stagingDir = staging
   const appended = new Set<string>()
+  // The folders made so far: a site's thousands of pages share a few.
+  const folders = new Set<string>([stagingDir])
   return {
     dir: stagingDir,
     async write(name, bytes, durable = true, abortOnFailure = true) {
       const path = join(stagingDir, name)
       try {
-        mkdirSync(dirname(path), { recursive: true })
+        if (!folders.has(dirname(path))) mkdirSync(dirname(path), { recursive: true })
+        folders.add(dirname(path))
         const file = await open(path, 'wx')
         try {
           await file.writeFile(bytes)
@@ -180,21 +183,26 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
 }
 
 /**
- * Write `files` as the whole new content of `dir` (see openStaging). The files are written and
- * synced side by side (each fsync waits on the disk; one after another they took 25 ms of a
- * build); a failure aborts the whole folder once all have settled, and names the first file that
- * failed in the order given, whatever order the writes ended in.
+ * Write `files` as the whole new content of `dir` (see openStaging), side by side, WRITES_AT_ONCE at
+ * a time (one after another, a build's fsyncs took 25 ms, a site's thousands of pages seconds);
+ * synced unless `durable` is false. A failure aborts the whole folder once the writes under way have
+ * settled, and names the first file that failed in the order given, whatever order they ended in.
  */
-export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions = {}): Promise<string | null> {
+export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions & { durable?: boolean } = {}): Promise<string | null> {
   const staging = await openStaging(dir, owned, options)
-  const settled = await Promise.allSettled(files.map((f) => staging.write(f.name, f.bytes, true, false)))
-  const failed = settled.find((s) => s.status === 'rejected')
-  if (failed) {
-    staging.abort()
-    throw failed.reason
+  for (let at = 0; at < files.length; at += WRITES_AT_ONCE) {
+    const settled = await Promise.allSettled(files.slice(at, at + WRITES_AT_ONCE).map((f) => staging.write(f.name, f.bytes, options.durable ?? true, false)))
+    const failed = settled.find((s) => s.status === 'rejected')
+    if (failed) {
+      staging.abort()
+      throw failed.reason
+    }
   }
   return staging.commit()
 }
+
+/** Files written at once: enough to keep the disk busy, few enough for the open-file limit. */
+const WRITES_AT_ONCE = 64
 
 // The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
 function refuseHomeOfTheRun(target: string) {
@@ -222,60 +230,6 @@ function makeStagingFolder(parent: string, base: string, target: string): string
     }
     if (existsSync(target)) chmodSync(path, statSync(target).mode & 0o7777)
     return path
-  }
-}
-
-/**
- * The file every output folder holds: the tool's name and the entries it wrote, sorted (no time, so
- * the same run gives the same bytes). A folder without it was not written by this tool, or by a
- * version before it: its entries are never removed unless `--force`.
- */
-export const MARKER = '.mtg-rules-etl.json'
-const TOOL_NAME = 'mtg-rules-etl'
-
-const markerOf = (entries: string[]) => JSON.stringify({ tool: TOOL_NAME, entries }, null, 2) + '\n'
-
-/** A small JSON file of the folder, read only when it is a regular file (never through a link). */
-function ownJson(folder: string, name: string): Record<string, unknown> | null {
-  const path = join(folder, name)
-  try {
-    const st = lstatSync(path)
-    if (!st.isFile() || st.size > 1024 * 1024) return null
-    const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
-
-/**
- * The entries of an existing folder this tool can prove it wrote: those its marker lists, or, in a
- * dataset folder of a version that wrote no marker, those its manifest lists (with the manifest, the
- * card and the report). Null: no proof at all.
- */
-function provablyOurs(target: string): Set<string> | null {
-  const marker = ownJson(target, MARKER)
-  if (marker?.tool === TOOL_NAME && Array.isArray(marker.entries)) return new Set(marker.entries.filter((e): e is string => typeof e === 'string'))
-  const manifest = ownJson(target, 'manifest.json')
-  const tool = manifest?.tool as { name?: unknown } | undefined
-  if (tool?.name !== TOOL_NAME || !Array.isArray(manifest!.exports) || !manifest!.source) return null
-  const listed = (manifest!.exports as unknown[]).map((e) => (e as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string')
-  return new Set([...listed, 'manifest.json', 'README.md', 'report.json'])
-}
-
-function refuseForeign(target: string, owned: Ownership, force: boolean) {
-  if (!existsSync(target)) return
-  if (!statSync(target).isDirectory()) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} exists and is not a folder`)
-  if (force) return
-  const entries = readdirSync(target, { withFileTypes: true }).filter((e) => e.name !== MARKER)
-  if (entries.length === 0) return
-  const ours = provablyOurs(target)
-  // Listed by the proof, or (in a folder proved ours) a file the tool's commands add to it.
-  const foreign = entries.filter((e) => ours === null || !(ours.has(e.name) || (!e.isDirectory() && owned(e.name, false)))).map((e) => e.name)
-  if (foreign.length > 0) {
-    const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … ${foreign.length - 3} more` : '')
-    const why = ours === null ? 'it holds no sign that this tool wrote it' : 'this tool did not write them'
-    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool cannot replace (${shown}): ${why}; choose an empty folder, or pass --force to replace it whole`)
   }
 }
 

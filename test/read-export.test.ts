@@ -398,3 +398,15 @@ describe('Arrow IPC files with compressed buffers (pyarrow’s write_feather wri
     }
   })
 })
+
+it('reads a whole JSONL export given as one piece, whatever its number of rows (the site reads history so)', async () => {
+  const { readExport } = await import('../src/exports/read/read-export.js')
+  const { writeJsonl } = await import('../src/exports/jsonl-write.js')
+  const { RULES_TABLE } = await import('../src/core/tables.js')
+  const real = buildDataset(r.file, readBytes(r.path)).rows
+  // 2026-06-19's rules repeated to 200,000 rows: one batch of them overflowed the call stack (push(...batch)).
+  const rows = Array.from({ length: 200_000 }, (_, i) => ({ ...real[i % real.length]!, index: i }))
+  const read = await readExport('rules.jsonl', writeJsonl(RULES_TABLE, rows as never), 'jsonl')
+  expect(read.records.length).toBe(200_000)
+  expect(read.records[199_999]!.record.text).toBe(real[199_999 % real.length]!.text)
+})

@@ -3,6 +3,7 @@ import { BATCH, type ExportFormat, type ExportRecords, type ExportStream } from 
 import { columnMapping } from './read-columns.js'
 import { openCsv } from './read-csv.js'
 import { openJsonl } from './read-jsonl.js'
+import { append } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
@@ -47,7 +48,8 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
     yield bytes
   })())
   const records: ExportRecord[] = []
-  for await (const batch of stream.batches) records.push(...batch)
+  // Not push(...batch): a JSONL file given as one piece is one batch, more rows than a call takes arguments.
+  for await (const batch of stream.batches) append(records, batch)
   return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
 

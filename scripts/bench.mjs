@@ -294,6 +294,8 @@ const historyValidate = Object.fromEntries(['parquet', 'jsonl', 'csv'].map((f) =
 // What a rules historian runs on that history: one rule's versions, now and as of a date (whole process).
 const lineageNow = repeat(['lineage', join(tmp, 'history-130'), '704.5a'])
 const lineageAt = repeat(['lineage', join(tmp, 'history-130'), '100.1', '--at', '2008-06-01', '--json'])
+// The website of that history (a timeline page per rule), as `make site SITE_FROM=out-history` builds it.
+const site130 = repeat(['site', join(tmp, 'history-130'), '--out', join(tmp, 'site-130')], 1)
 const diffConsecutive = await diffPair('2026-06-19', '2026-08-07')
 const diffFar = await diffPair('2016-07-22', '2025-02-07')
 
@@ -331,6 +333,7 @@ const table = [
   row(`  worst case: every consecutive pair an era jump`, history130Far.seconds, history130Far.rssMiB, ''),
   row(`lineage of one rule on that history (whole process, median of ${RUNS})`, lineageNow.seconds, lineageNow.rssMiB, `≤ 0.3 s: ${lineageNow.seconds <= 0.3 ? 'met' : 'NOT met'}`),
   row(`  with --at DATE --json`, lineageAt.seconds, lineageAt.rssMiB, `≤ 0.3 s: ${lineageAt.seconds <= 0.3 ? 'met' : 'NOT met'}`),
+  row(`site of that history (whole process)`, site130.seconds, site130.rssMiB, ''),
   ...['parquet', 'jsonl', 'csv'].flatMap((f) => {
     const r = historyValidate[f]
     return [

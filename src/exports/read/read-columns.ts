@@ -51,10 +51,13 @@ export function columnMapping(table: TableSpec, columns: string[], parquetTypes?
     // A record whose keys are the table's columns, in their order, is already what the copy would be.
     let at = 0
     for (const k in raw) {
-      if (k !== names[at]) break
+      if (at === names.length || k !== names[at]) {
+        at = -1
+        break
+      }
       at++
     }
-    if (at === names.length && Object.keys(raw).length === at) return raw
+    if (at === names.length) return raw
     const record: Record<string, unknown> = {}
     for (const c of names) {
       const from = sourceOf(c)

@@ -483,3 +483,18 @@ describe('diff of two glossary exports', () => {
     expect([refused.status, refused.stderr]).toEqual([2, expect.stringMatching(/^mtg-rules diff: compare a glossary with a glossary/)])
   }, 60_000)
 })
+
+describe('a changelog longer than a call takes arguments', () => {
+  it('lists 150,000 added glossary terms (its lines were pushed as spread arguments, a stack overflow)', async () => {
+    const [oldSide, newSide] = await Promise.all(['2025-02-07', '2026-06-19'].map((d) => diffSideOf(release(d).path, readBytes(release(d).path))))
+    const real = newSide!.glossary!
+    // 2026-06-19's glossary with each real term given again under 150,000 new headwords.
+    const grown: DiffSide = { ...newSide!, glossary: [...real, ...Array.from({ length: 150_000 }, (_, i) => ({ ...real[i % real.length]!, term: `${real[i % real.length]!.term} ${i}` }))] }
+    const md = renderChangelog(diffReleases(oldSide!, grown), grown, oldSide!)
+    const heading = md.split('\n').find((l) => l.startsWith('## Glossary:'))!
+    const fromReal = renderChangelog(diffReleases(oldSide!, newSide!), newSide!, oldSide!).split('\n').find((l) => l.startsWith('## Glossary:'))!
+    const added = (l: string) => Number(/(\d+) added/.exec(l)![1])
+    expect(added(heading)).toBe(added(fromReal) + 150_000)
+    expect(md).toContain(`${real[0]!.term} 0`)
+  }, 60_000)
+})

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
 import { openExport, type ExportFormat } from '../exports/read/read-export.js'
@@ -166,7 +167,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   const lines = [lineageHeader(target, ids), '']
   for (const l of lineages) {
-    lines.push(...versionLines(l.rule_id, l.versions, safeText))
+    append(lines, versionLines(l.rule_id, l.versions, safeText))
     // What one previous_number cannot say: the rules it was split from or merged with (rule_links).
     for (const k of l.links) lines.push(`${k.release}  ${k.number} ${k.relation} ${k.previous_number} (${k.previous_release}), similarity ${k.similarity}`)
     lines.push('')

@@ -1,6 +1,7 @@
 import { appendFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
@@ -27,7 +28,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const how = { strict: values.strict, exact: values.exact }
   for (const path of positionals) {
     try {
-      if (isDirectory(path)) reports.push(...(await validateFolder(path, how)))
+      if (isDirectory(path)) append(reports, await validateFolder(path, how))
       else reports.push(await validateFile(path, how, values.rules))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a

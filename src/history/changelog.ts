@@ -1,6 +1,7 @@
 import { glossaryChanges, renumberedSections } from './changelog-parts.js'
 import type { DiffSide, ExampleChange, MovedRule, ReleaseDiff, WordChange } from './diff.js'
 import { compareRuleNumbers, parseRuleNumber } from '../core/rule-number.js'
+import { append } from '../core/diagnostics.js'
 import type { RuleRow } from '../core/types.js'
 
 const escape = (s: string) => s.replace(/([\\`*_~[\]|<>])/g, '\\$1').replace(/\n/g, ' ⏎ ')
@@ -70,7 +71,7 @@ function movedEntries(moves: MovedRule[]): { number: string; from: string; lines
     } else {
       const why = m.referencesRenumbered ? ', references renumbered' : m.typographyOnly ? ', typography only' : ''
       const text = m.text ? `: ${renderWordChanges(m.text)}` : ''
-      out.push({ number: m.to, from: m.from, lines: [`- **${m.from} → ${m.to}**${why}${text}`, ...exampleLines(m.examples)] })
+      out.push({ number: m.to, from: m.from, lines: [`- **${m.from} → ${m.to}**${why}${text}`].concat(exampleLines(m.examples)) })
     }
     i = j + 1
   }
@@ -135,10 +136,12 @@ export function renderChangelog(diff: ReleaseDiff, newSide: DiffSide, oldSide?: 
       const entries = bySection.get(section)!.get(kind)
       if (!entries) continue
       entries.sort((a, b) => byNumber(a.number, b.number))
-      lines.push('', `### ${kind} (${entries.length})`, '', ...entries.flatMap((e) => e.lines))
+      lines.push('', `### ${kind} (${entries.length})`, '')
+      for (const e of entries) append(lines, e.lines)
     }
   }
-  lines.push(...glossaryLines(oldSide, newSide))
+  // append, not push(...): a list can hold more lines than a call takes arguments.
+  append(lines, glossaryLines(oldSide, newSide))
   return lines.join('\n') + '\n'
 }
 
@@ -153,9 +156,18 @@ function glossaryLines(oldSide: DiffSide | undefined, newSide: DiffSide): string
   const glossary = glossaryChanges(oldSide, newSide)
   if (glossary && glossary.added.length + glossary.removed.length + glossary.changed.length > 0) {
     lines.push('', `## Glossary: ${glossary.added.length} added, ${glossary.removed.length} removed, ${glossary.changed.length} changed`)
-    if (glossary.added.length) lines.push('', `### Added (${glossary.added.length})`, '', ...glossary.added.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
-    if (glossary.removed.length) lines.push('', `### Removed (${glossary.removed.length})`, '', ...glossary.removed.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
-    if (glossary.changed.length) lines.push('', `### Changed (${glossary.changed.length})`, '', ...glossary.changed.map((g) => `- **${escape(g.term)}**${g.obsolete === undefined ? '' : g.obsolete ? ' (now obsolete)' : ' (no longer obsolete)'} ${g.changes ? renderWordChanges(g.changes) : '(definition unchanged)'}`))
+    if (glossary.added.length) {
+      lines.push('', `### Added (${glossary.added.length})`, '')
+      append(lines, glossary.added.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
+    }
+    if (glossary.removed.length) {
+      lines.push('', `### Removed (${glossary.removed.length})`, '')
+      append(lines, glossary.removed.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))
+    }
+    if (glossary.changed.length) {
+      lines.push('', `### Changed (${glossary.changed.length})`, '')
+      append(lines, glossary.changed.map((g) => `- **${escape(g.term)}**${g.obsolete === undefined ? '' : g.obsolete ? ' (now obsolete)' : ' (no longer obsolete)'} ${g.changes ? renderWordChanges(g.changes) : '(definition unchanged)'}`))
+    }
   }
   return lines
 }

@@ -3,7 +3,7 @@ import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, rea
 import { availableParallelism } from 'node:os'
 import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
-import { diagnostics } from '../core/diagnostics.js'
+import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES } from '../core/tables.js'
@@ -159,7 +159,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   // The rules files are started first: the other files may wait for their numbers.
   const first = rulesFiles.map((n) => names.indexOf(n))
   const order = [...first, ...[...names.keys()].filter((i) => !first.includes(i))]
-  reports.push(...(await inOrder(names, order, width, reportOf)))
+  append(reports, await inOrder(names, order, width, reportOf))
   if (hasManifest) {
     const path = join(dir, 'manifest.json')
     try {

@@ -1,4 +1,5 @@
 import { citationSpans } from '../core/citations.js'
+import { append } from '../core/diagnostics.js'
 import { html, type Markup } from './html.js'
 
 /** What a text's links point at: the site's paths, relative to the page that shows the text. */
@@ -37,7 +38,7 @@ export function linkedText(text: string, source: string, targets: LinkTargets, l
   const parts: (Markup | string)[] = []
   let at = 0
   const plain = (end: number) => {
-    if (end > at) parts.push(...glossaryParts(text.slice(at, end), targets.glossary, linked, ownTerm))
+    if (end > at) append(parts, glossaryParts(text.slice(at, end), targets.glossary, linked, ownTerm))
     at = end
   }
   for (const span of citationSpans(text)) {

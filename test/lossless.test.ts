@@ -248,6 +248,20 @@ describe('the coverage check', () => {
     expect(coverage.diagnostics.map((d) => [d.code, d.line, d.params?.count])).toEqual([['text-lost', lines.indexOf('Not indented, and still part of 100.1b.') + 1, 1]])
   })
 
+  it('reads words as the NFC text has them: a decomposed source word is the composed word of its row; a letter beyond the BMP is one', () => {
+    const text = fixture('mini-cr.txt').replace('Not indented, and still part of 100.1b.', 'Not indented, \u1100\u1161\u11a8 \ud835\udc9cbc\ud83d\ude00qux, still part of 100.1b.')
+    const lines = splitLines(text)
+    const doc = parseDocument(lines)
+    const rows = normalizeRules(doc.rules).map((r) => r.row)
+    expect(rows.find((r) => r.number === '100.1b')!.text).toContain('\uac01 \ud835\udc9cbc\ud83d\ude00qux')
+    const whole = checkCoverage(lines, doc, rows)
+    expect([whole.diagnostics, whole.wordsKept]).toEqual([[], whole.bodyWords])
+    const b = rows.find((r) => r.number === '100.1b')!
+    b.text = b.text.replace(' \ud835\udc9cbc\ud83d\ude00qux,', ',')
+    // The emoji is no letter: 𝒜bc and qux are two words, both lost with their line.
+    expect(checkCoverage(lines, doc, rows).diagnostics.map((d) => [d.line, d.params?.words])).toEqual([[lines.findIndex((l) => l.startsWith('Not indented')) + 1, ['\ud835\udc9cbc', 'qux']]])
+  })
+
   it('records body words and words kept in the manifest', () => {
     const r = release('2025-02-07')
     const { manifest } = buildDataset(r.file, readBytes(r.path))

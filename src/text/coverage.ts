@@ -3,7 +3,6 @@ import { diagnostics } from '../core/diagnostics.js'
 import { CONTROL_CHARACTERS } from './decode.js'
 import type { CrDocument, Diagnostic, RuleRow } from '../core/types.js'
 
-const WORD = /[\p{L}\p{N}]+/gu
 const PARAGRAPH_BREAK = /[\u2028\u2029]/
 const EXAMPLE_MARK = /^\s*Examples?:/
 // Beyond this many lines, lost words are summed up in one more diagnostic.
@@ -20,49 +19,104 @@ export interface Coverage {
 
 /**
  * The parser's invariant, proved independently of the parser: every word of the rules body (heading
- * lines aside, "Example:" marks aside) is in some row. Counts words as a multiset, so a line that was
- * dropped, cut short or misread as a heading shows up as words with no place, whatever the cause.
+ * lines aside, "Example:" marks aside) is in some row. Words are runs of letters and digits of the
+ * NFC text, counted as a multiset by a 64-bit hash of each (no string per word), so a line that was
+ * dropped, cut short or misread as a heading shows up as words with no place, whatever the cause. A
+ * lost word could only hide behind a hash collision with a kept one.
  */
 export function checkCoverage(lines: string[], doc: CrDocument, rows: RuleRow[]): Coverage {
-  const fast = countByHash(lines, doc, rows)
-  // Every word in place: the usual case, answered by hashed counts. Otherwise the exact count below names the lines.
-  if (fast.lost === 0) return { bodyWords: fast.bodyWords, wordsKept: fast.bodyWords, diagnostics: [] }
-  return checkCoverageExactly(lines, doc, rows)
+  const headingLines = new Set([...doc.chapters, ...doc.sections].map((h) => h.line))
+  const bodyLine = (i: number) => (headingLines.has(i + 1) ? '' : sourceText(lines[i]!))
+  // First the sums of the words' hashes: equal when the rows hold exactly the body's words, the
+  // usual case, at no cost per word but the hash.
+  const body = new WordSum()
+  for (let i = doc.body.start; i < doc.body.end; i++) forEachWord(bodyLine(i), body)
+  const kept = new WordSum()
+  const forEachRowText = (visit: (text: string) => void) => {
+    for (const row of rows) {
+      visit(row.number.normalize('NFC'))
+      visit(row.text.normalize('NFC'))
+      for (const e of row.examples) visit(e.normalize('NFC'))
+    }
+  }
+  forEachRowText((text) => forEachWord(text, kept))
+  const whole = { bodyWords: body.words, wordsKept: body.words, diagnostics: [] }
+  if (body.equals(kept)) return whole
+  // Otherwise the rows hold words the body lacks (which is no loss), or lack some of its words:
+  // counting word by word tells.
+  const missing = new WordCounts()
+  for (let i = doc.body.start; i < doc.body.end; i++) forEachWord(bodyLine(i), { word: (a, b) => missing.add(a, b, 1) })
+  forEachRowText((text) => forEachWord(text, { word: (a, b) => missing.add(a, b, -1) }))
+  const lost = missing.positive()
+  if (lost === 0) return whole
+  return { bodyWords: body.words, wordsKept: body.words - lost, diagnostics: placeLostWords(doc, bodyLine, missing, lost) }
 }
 
+/** A source line as the rows hold its words: controls removed, "Example:" marks removed, NFC. */
+// Control characters and paragraph breaks: what makes a line need more than the Example mark removed.
+const SPECIAL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f\u2028\u2029]/
+
+function sourceText(raw: string): string {
+  if (!SPECIAL.test(raw)) return (raw.indexOf('Example') < 0 ? raw : raw.replace(EXAMPLE_MARK, '')).normalize('NFC')
+  const s = raw.replace(CONTROL_CHARACTERS, '')
+  return s
+    .split(PARAGRAPH_BREAK)
+    .map((p) => p.replace(EXAMPLE_MARK, ''))
+    .join(' ')
+    .normalize('NFC')
+}
+
+type Word = { a: number; b: number; text: string }
+
 /**
- * Words counted by a 52-bit hash of their characters, without building a string per word: the
- * multiset comparison of checkCoverageExactly at a fraction of the cost. A lost word could only hide
- * behind a hash collision with a kept one; any loss found is confirmed by the exact count.
+ * Name the lines the lost words come from: first lines none of whose words is anywhere in the rows
+ * (a dropped line), then, for words still unaccounted for, the last line that holds each.
  */
-function countByHash(lines: string[], doc: CrDocument, rows: RuleRow[]): { bodyWords: number; lost: number } {
-  const headingLines = new Set([...doc.chapters, ...doc.sections].map((h) => h.line))
-  // First the sums of the words' hashes: equal when the rows hold exactly the body's words, the
-  // usual case, at no cost per word but the hash. Otherwise the rows hold words the body lacks
-  // (which is no loss), and counting word by word tells.
-  const body = new WordSum()
-  for (let i = doc.body.start; i < doc.body.end; i++) if (!headingLines.has(i + 1)) body.add(sourceText(lines[i]!))
-  const kept = new WordSum()
-  for (const row of rows) {
-    kept.add(row.number)
-    kept.add(row.text)
-    for (const e of row.examples) kept.add(e)
+function placeLostWords(doc: CrDocument, bodyLine: (i: number) => string, missing: WordCounts, lost: number): Diagnostic[] {
+  const wordsOf = (i: number): Word[] => {
+    const text = bodyLine(i)
+    const out: Word[] = []
+    forEachWord(text, { word: (a, b, start, end) => out.push({ a, b, text: text.slice(start, end) }) })
+    return out
   }
-  if (body.equals(kept)) return { bodyWords: body.words, lost: 0 }
-  const counts = new WordCounts()
-  let bodyWords = 0
-  const add = { word: (a: number, b: number) => counts.add(a, b, 1) }
-  const take = { word: (a: number, b: number) => counts.add(a, b, -1) }
+  const byLine = new Map<number, string[]>()
+  let left = lost
   for (let i = doc.body.start; i < doc.body.end; i++) {
-    if (headingLines.has(i + 1)) continue
-    bodyWords += hashWords(sourceText(lines[i]!), add)
+    const ws = wordsOf(i)
+    if (ws.length === 0) continue
+    const need = new Map<string, { word: Word; n: number }>()
+    for (const w of ws) {
+      const key = `${w.a} ${w.b}`
+      const had = need.get(key)
+      if (had) had.n++
+      else need.set(key, { word: w, n: 1 })
+    }
+    if (![...need.values()].every(({ word, n }) => missing.count(word.a, word.b) >= n)) continue
+    for (const { word, n } of need.values()) missing.add(word.a, word.b, -n)
+    left -= ws.length
+    byLine.set(i + 1, ws.map((w) => w.text))
   }
-  for (const row of rows) {
-    hashWords(row.number, take)
-    hashWords(row.text, take)
-    for (const e of row.examples) hashWords(e, take)
+  for (let i = doc.body.end - 1; i >= doc.body.start && left > 0; i--) {
+    const found = wordsOf(i).filter((w) => {
+      if (missing.count(w.a, w.b) <= 0) return false
+      missing.add(w.a, w.b, -1)
+      return true
+    })
+    left -= found.length
+    if (found.length > 0) byLine.set(i + 1, [...found.map((w) => w.text), ...(byLine.get(i + 1) ?? [])])
   }
-  return { bodyWords, lost: counts.positive() }
+  const out = boundedDiagnostics()
+  let reported = 0
+  for (const line of [...byLine.keys()].sort((a, b) => a - b)) {
+    const ws = byLine.get(line)!
+    if (out.length === MAX_REPORTED_LINES) {
+      out.push(diagnostics.textLost([], lost - reported, { line }))
+      break
+    }
+    out.push(diagnostics.textLost(ws, ws.length, { line }))
+    reported += ws.length
+  }
+  return out
 }
 
 /**
@@ -78,9 +132,19 @@ class WordCounts {
   private used = new Uint8Array(this.mask + 1)
   private size = 0
 
-  add(a: number, b: number, by: number) {
+  private slot(a: number, b: number): number {
     let i = (a ^ (b >>> 7)) & this.mask
     while (this.used[i] && (this.a[i] !== a || this.b[i] !== b)) i = (i + 1) & this.mask
+    return i
+  }
+
+  count(a: number, b: number): number {
+    const i = this.slot(a, b)
+    return this.used[i] ? this.n[i]! : 0
+  }
+
+  add(a: number, b: number, by: number): void {
+    const i = this.slot(a, b)
     if (!this.used[i]) {
       if (by < 0) return
       this.used[i] = 1
@@ -111,8 +175,7 @@ class WordCounts {
     this.size = 0
     for (let i = 0; i < used.length; i++) {
       if (!used[i]) continue
-      let j = (a[i]! ^ (b[i]! >>> 7)) & this.mask
-      while (this.used[j]) j = (j + 1) & this.mask
+      const j = this.slot(a[i]!, b[i]!)
       this.used[j] = 1
       this.a[j] = a[i]!
       this.b[j] = b[i]!
@@ -122,14 +185,24 @@ class WordCounts {
   }
 }
 
-// Per UTF-16 code unit: 0 not yet known, 1 a word character (surrogates included: letters beyond
-// the BMP), 2 not one. Filled as characters are met.
+// Per UTF-16 code unit: 0 not yet known, 1 a letter or digit, 2 not one (a surrogate is never one
+// alone: a pair is looked up as its code point). Filled as characters are met.
 const WORD_CHAR = new Uint8Array(65536)
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u
+const ASTRAL_WORD_CHAR = new Map<number, boolean>()
+
 function isWordChar(c: number): boolean {
   let v = WORD_CHAR[c]!
-  if (v === 0) WORD_CHAR[c] = v = (c >= 0xd800 && c <= 0xdfff) || LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 1 : 2
+  if (v === 0) WORD_CHAR[c] = v = (c < 0xd800 || c > 0xdfff) && LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 1 : 2
   return v === 1
+}
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff
+
+function isAstralWordChar(cp: number): boolean {
+  let v = ASTRAL_WORD_CHAR.get(cp)
+  if (v === undefined) ASTRAL_WORD_CHAR.set(cp, (v = LETTER_OR_DIGIT.test(String.fromCodePoint(cp))))
+  return v
 }
 
 /** How many words a text has, and the sum of their 64-bit hashes (two 32-bit lanes, modulo 2^32: order-free and exact). */
@@ -138,11 +211,8 @@ class WordSum {
   private a = 0
   private b = 0
 
-  add(text: string) {
-    this.words += hashWords(text, this)
-  }
-
   word(a: number, b: number) {
+    this.words++
     // Finalised so that words differing in one character spread over the whole hash.
     this.a = (this.a + Math.imul(a ^ (a >>> 15), 0x2c1b3c6d)) | 0
     this.b = (this.b + Math.imul(b ^ (b >>> 13), 0x297a2d39)) | 0
@@ -153,120 +223,36 @@ class WordSum {
   }
 }
 
-/** What takes each word's hash. */
+/** What takes each word: its 64-bit hash (two int32 halves) and where it stands in the text. */
 interface WordSink {
-  word(a: number, b: number): void
+  word(a: number, b: number, start: number, end: number): void
 }
 
-/** Gives `sink` a 64-bit hash (two int32 halves) of each word (run of letters and digits); returns how many. */
-function hashWords(text: string, sink: WordSink): number {
-  let n = 0
-  let a = 0x811c9dc5
-  let b = 0x01000193
-  let inWord = false
+/** Each word of `text` (a run of letters and digits, as /[\p{L}\p{N}]+/u finds them) to `sink`. */
+function forEachWord(text: string, sink: WordSink): void {
+  let a = 0
+  let b = 0
+  let start = -1
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 32
-    if (isWordChar(c)) {
-      if (!inWord) {
-        inWord = true
+    // A surrogate pair is one character: a letter or digit when its code point is.
+    const pair = c >= 0xd800 && c <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))
+    if (pair ? isAstralWordChar(((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000) : isWordChar(c)) {
+      if (start < 0) {
+        start = i
         a = 0x811c9dc5
         b = 0x01000193
       }
       a = Math.imul(a ^ c, 0x01000193)
       b = Math.imul(b ^ c, 0x5bd1e995)
-    } else if (inWord) {
-      inWord = false
-      n++
-      sink.word(a, b)
+      if (pair) {
+        const low = text.charCodeAt(++i)
+        a = Math.imul(a ^ low, 0x01000193)
+        b = Math.imul(b ^ low, 0x5bd1e995)
+      }
+    } else if (start >= 0) {
+      sink.word(a, b, start, i)
+      start = -1
     }
   }
-  return n
-}
-
-/** A source line as the rows hold its words: controls removed, "Example:" marks removed, NFC where it matters. */
-// Control characters, paragraph breaks, combining marks: what makes a line need more than the fast path.
-const SPECIAL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f\u2028\u2029\u0300-\u036f]/
-
-function sourceText(raw: string): string {
-  if (!SPECIAL.test(raw)) return raw.indexOf('Example') < 0 ? raw : raw.replace(EXAMPLE_MARK, '')
-  let s = raw.replace(CONTROL_CHARACTERS, '')
-  if (/[\u2028\u2029]/.test(s)) s = s.split(PARAGRAPH_BREAK).map((p) => p.replace(EXAMPLE_MARK, '')).join(' ')
-  else s = s.replace(EXAMPLE_MARK, '')
-  return /[\u0300-\u036f]/.test(s) ? s.normalize('NFC') : s
-}
-
-/** The coverage check word by word, as strings: slower, and it names the lines words were lost from. */
-export function checkCoverageExactly(lines: string[], doc: CrDocument, rows: RuleRow[]): Coverage {
-  const headingLines = new Set([...doc.chapters, ...doc.sections].map((h) => h.line))
-  const bodyLineWords = (i: number) => (headingLines.has(i + 1) ? [] : sourceWords(lines[i]!))
-  const source = new Map<string, number>()
-  let bodyWords = 0
-  for (let i = doc.body.start; i < doc.body.end; i++) {
-    for (const w of bodyLineWords(i)) {
-      source.set(w, (source.get(w) ?? 0) + 1)
-      bodyWords++
-    }
-  }
-  const missing = source
-  for (const row of rows) for (const text of [row.number, row.text, ...row.examples]) for (const w of words(text)) {
-    const n = missing.get(w)
-    if (n !== undefined) missing.set(w, n - 1)
-  }
-  let lost = 0
-  for (const [w, n] of missing) {
-    if (n > 0) lost += n
-    else missing.delete(w)
-  }
-  const diags = lost === 0 ? [] : placeLostWords(doc, bodyLineWords, missing, lost)
-  return { bodyWords, wordsKept: bodyWords - lost, diagnostics: diags }
-}
-
-/**
- * Name the lines the lost words come from: first lines none of whose words is anywhere in the rows
- * (a dropped line), then, for words still unaccounted for, the last line that holds each.
- */
-function placeLostWords(doc: CrDocument, bodyLineWords: (i: number) => string[], missing: Map<string, number>, lost: number): Diagnostic[] {
-  const byLine = new Map<number, string[]>()
-  for (let i = doc.body.start; i < doc.body.end; i++) {
-    const ws = bodyLineWords(i)
-    if (ws.length === 0) continue
-    const need = new Map<string, number>()
-    for (const w of ws) need.set(w, (need.get(w) ?? 0) + 1)
-    if (![...need].every(([w, n]) => (missing.get(w) ?? 0) >= n)) continue
-    for (const [w, n] of need) take(missing, w, n)
-    byLine.set(i + 1, ws)
-  }
-  for (let i = doc.body.end - 1; i >= doc.body.start && missing.size > 0; i--) {
-    const found = bodyLineWords(i).filter((w) => missing.has(w) && take(missing, w, 1))
-    if (found.length > 0) byLine.set(i + 1, [...found, ...(byLine.get(i + 1) ?? [])])
-  }
-  const out = boundedDiagnostics()
-  let reported = 0
-  for (const line of [...byLine.keys()].sort((a, b) => a - b)) {
-    const ws = byLine.get(line)!
-    if (out.length === MAX_REPORTED_LINES) {
-      out.push(diagnostics.textLost([], lost - reported, { line }))
-      break
-    }
-    out.push(diagnostics.textLost(ws, ws.length, { line }))
-    reported += ws.length
-  }
-  return out
-}
-
-function take(missing: Map<string, number>, w: string, n: number): boolean {
-  const left = (missing.get(w) ?? 0) - n
-  if (left > 0) missing.set(w, left)
-  else missing.delete(w)
-  return true
-}
-
-function sourceWords(raw: string): string[] {
-  const out: string[] = []
-  for (const part of raw.replace(CONTROL_CHARACTERS, '').split(PARAGRAPH_BREAK)) for (const w of words(part.replace(EXAMPLE_MARK, ''))) out.push(w)
-  return out
-}
-
-function words(text: string): string[] {
-  return text.normalize('NFC').match(WORD) ?? []
 }

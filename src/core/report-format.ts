@@ -41,6 +41,9 @@ export function errorsFirst(list: Diagnostic[]): Diagnostic[] {
   return [...list.filter((d) => d.severity === 'error'), ...list.filter((d) => d.severity !== 'error')]
 }
 
+/** `n` with a comma every three digits (45,889), as en-US writes it, without loading ICU's number formats (~16 ms). */
+export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+
 const omittedTotal = (report: Report) => Object.values(report.omitted ?? {}).reduce((a, b) => a + b, 0)
 
 /** A summary for people: verdict, counts by code, the first diagnostics. */
@@ -54,7 +57,7 @@ export function formatReport(report: Report, limit = 20): string {
   const shown = errorsFirst(report.diagnostics)
   if (shown.length > 0) lines.push(formatDiagnostics(shown.slice(0, limit)))
   const more = Math.max(0, report.diagnostics.length - limit) + omittedTotal(report)
-  if (more > 0) lines.push(`… and ${more.toLocaleString('en-US')} more (--json lists up to 1,000 of each code, with exact counts)`)
+  if (more > 0) lines.push(`… and ${thousands(more)} more (--json lists up to 1,000 of each code, with exact counts)`)
   return lines.join('\n')
 }
 

@@ -1,6 +1,7 @@
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { MAX_TEXT_RULES } from '../core/limits.js'
+import { thousands } from '../core/report-format.js'
 import { compareRuleNumbers, letterRank, parseRuleNumber } from '../core/rule-number.js'
 import type { SourceLine } from './source-lines.js'
 import type { Diagnostic, Heading, ParsedRule } from '../core/types.js'
@@ -45,7 +46,7 @@ export function parseBody(lines: SourceLine[], wrapped: boolean, diags: Diagnost
   const startRule = (rule: ParsedRule) => {
     // Memory grows with the rules, a few hundred bytes each however short: bounded here, long
     // before a text of millions of one-line rules under the 64 MiB cap would take gigabytes.
-    if (rules.length === MAX_TEXT_RULES) throw new EtlError('INPUT_TOO_LARGE', `parse: the text holds more than ${MAX_TEXT_RULES.toLocaleString('en-US')} numbered rules (a published release has about 3,200); refused`)
+    if (rules.length === MAX_TEXT_RULES) throw new EtlError('INPUT_TOO_LARGE', `parse: the text holds more than ${thousands(MAX_TEXT_RULES)} numbered rules (a published release has about 3,200); refused`)
     rules.push(rule)
     current = rule
     part = 'text'

@@ -17,6 +17,7 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
+  const typeAt = columns.map((c) => types.get(c))
   // A column the header names twice is read where it first stands (and reported: read-columns.ts).
   const firstOf = columns.map((c, i) => columns.indexOf(c) === i)
   async function* batches() {
@@ -30,7 +31,7 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
       for (const { fields, line, endLine } of read) {
         if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
         const raw: Record<string, unknown> = {}
-        for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(types.get(columns[i]!), fields[i]!)
+        for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(typeAt[i], fields[i]!)
         batch.push({ record: mapping.map(raw), position: position++, line })
         if (batch.length === BATCH) {
           yield batch

@@ -107,12 +107,16 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   const mapping = columnMapping(detectTable(name, columns), columns)
   const inHeader = new Set(columns)
   const late = new Set<string>()
+  // A record that map() keeps as it is has only the table's columns: when the file knows them all,
+  // it has no key to look up.
+  const tableKnown = mapping.info.table.columns.every((c) => mapping.known.has(c.name) || inHeader.has(c.name))
   async function* batches() {
     let position = 0
     for (let batch = first; batch; batch = await nextBatch()) {
       for (const item of batch) {
-        for (const k in item.record) if (!mapping.known.has(k) && !inHeader.has(k) && late.size < MAX_KEYS) late.add(k)
-        item.record = mapping.map(item.record)
+        const record = mapping.map(item.record)
+        if (record !== item.record || !tableKnown) for (const k in item.record) if (!mapping.known.has(k) && !inHeader.has(k) && late.size < MAX_KEYS) late.add(k)
+        item.record = record
         item.position = position++
       }
       yield batch

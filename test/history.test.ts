@@ -18,10 +18,19 @@ import { cli, inProcess } from './helpers/cli.js'
 import { readBytes, releases, RULES_ARCHIVE } from './helpers/shared.js'
 import { decode } from '../src/text/decode.js'
 
+// The history of the shared releases, built once for the tests that read it (the first to ask builds it).
+let built: { out: string; run: ReturnType<typeof cli> } | null = null
+function sharedHistory() {
+  if (!built) {
+    const out = mkdtempSync(join(tmpdir(), 'history-'))
+    built = { out, run: cli(['history', RULES_ARCHIVE, '--out', out]) }
+  }
+  return built
+}
+
 describe('mtg-rules history', () => {
   it('builds every release, oldest first, with a table and history files', () => {
-    const out = mkdtempSync(join(tmpdir(), 'history-'))
-    const run = cli(['history', RULES_ARCHIVE, '--out', out])
+    const { out, run } = sharedHistory()
     expect(run.status).toBe(0)
     const rows = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
     const facts = releases().sort((a, b) => a.effective.localeCompare(b.effective))
@@ -98,8 +107,7 @@ describe('mtg-rules history', () => {
 })
 
 describe('the whole-history dataset: rules_history and lineage', () => {
-  const out = mkdtempSync(join(tmpdir(), 'history-'))
-  const run = cli(['history', RULES_ARCHIVE, '--out', out])
+  const { out, run } = sharedHistory()
   const rows = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
   const facts = releases().sort((a, b) => a.effective.localeCompare(b.effective))
 

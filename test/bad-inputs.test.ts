@@ -60,6 +60,10 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['CSV with a wrong column count', () => ['validate', file('count.csv', readFileSync(good.csv, 'utf8').replace('\r\n100.1a,', '\r\n100.1a,extra,'))], 2, /^read: .*count\.csv: Invalid Record Length: expect 4, got 5 on line 3$/],
   ['CSV with an unterminated quote', () => ['validate', file('quote.csv', readFileSync(good.csv, 'utf8') + '999.1,"never closed,[],3022\r\n')], 2, /^read: .*quote\.csv: Quote Not Closed: the parsing is finished with an opening quote at line 3\d{3}$/],
   ['a CSV export with a header and no rows', () => ['validate', file('header-only.csv', 'number,text,examples,index\r\n')], 1, /^error structure: the export holds no rows$/m],
+  // pandas.read_json(lines=True) fails on it ("Expected object or value"), and Python's json refuses it.
+  ['a JSONL export that begins with a byte order mark', () => ['validate', file('bom.jsonl', '\ufeff' + readFileSync(good.jsonl, 'utf8'))], 1, /bom\.jsonl: INVALID, 3022 rows, 1 errors, 0 warnings \(1 encoding\)\nerror encoding line 1: the file begins with a UTF-8 byte order mark, which a JSON text must not have \(RFC 8259\)/m],
+  // As spreadsheets write it: pandas.read_csv and DuckDB read it.
+  ['a CSV export that begins with a byte order mark', () => ['validate', file('bom.csv', '\ufeff' + readFileSync(good.csv, 'utf8'))], 0, /bom\.csv: valid, 3022 rows, 0 errors, 0 warnings$/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],

@@ -92,6 +92,10 @@ export const diagnostics = {
     const shown = words.slice(0, 12).join(' ') + (words.length > 12 ? ' …' : '')
     return make('text-lost', 'error', `line ${where.line}: ${count} word${count === 1 ? '' : 's'} of the rules body in no row (“${shown}”)`, where, { words: words.slice(0, 50), count })
   },
+  /** A JSONL export that begins with a byte order mark: JSON forbids one, and Python's json and pandas.read_json refuse the file. */
+  byteOrderMark(): Diagnostic {
+    return make('encoding', 'error', 'the file begins with a UTF-8 byte order mark, which a JSON text must not have (RFC 8259): Python\'s json and pandas.read_json refuse the file', { line: 1 })
+  },
   /** A byte that is not UTF-8 in a text that otherwise is: damaged, read as U+FFFD. */
   invalidByte(byte: number, offset: number, line: number): Diagnostic {
     return make('encoding', 'error', `byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset} is not UTF-8 (read as U+FFFD) in a text that otherwise is`, { line }, { byte, offset })

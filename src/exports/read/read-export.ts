@@ -3,7 +3,7 @@ import { BATCH, type ExportFormat, type ExportRecords, type ExportStream } from 
 import { columnMapping } from './read-columns.js'
 import { openCsv } from './read-csv.js'
 import { openJsonl } from './read-jsonl.js'
-import { append } from '../../core/diagnostics.js'
+import { append, diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
 import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
@@ -38,8 +38,12 @@ export async function openExport(name: string, format: ExportFormat, chunks: Asy
       throw decodeFailure(name, `a readable ${format === 'parquet' ? 'Parquet' : 'Arrow IPC'} file`, (e as Error).message)
     }
   }
-  const text = utf8Text(name, chunks)
-  return format === 'jsonl' ? openJsonl(name, text) : openCsv(name, text)
+  if (format === 'csv') return openCsv(name, utf8Text(name, chunks))
+  // A byte order mark is taken off the text either way; CSV readers (pandas, DuckDB) expect one from
+  // spreadsheets, JSON readers need not take one.
+  const head = { bom: false }
+  const stream = await openJsonl(name, utf8Text(name, chunks, head))
+  return head.bom ? { ...stream, diagnostics: [diagnostics.byteOrderMark(), ...stream.diagnostics] } : stream
 }
 
 /** Read a whole export from its bytes. */
@@ -71,10 +75,16 @@ async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return out
 }
 
-async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+/** The text of UTF-8 bytes, piece by piece; `head.bom` is set when they begin with a byte order mark (which the text leaves out). */
+async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>, head?: { bom: boolean }): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true })
+  const start: number[] = []
   try {
-    for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true })
+    for await (const chunk of chunks) {
+      for (let i = 0; start.length < 3 && i < chunk.length; i++) start.push(chunk[i]!)
+      if (head && start.length === 3) head.bom = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf
+      yield decoder.decode(chunk, { stream: true })
+    }
     yield decoder.decode()
   } catch (e) {
     if (e instanceof EtlError) throw e

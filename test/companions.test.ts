@@ -226,6 +226,11 @@ describe('the dataset cards’ pandas lines, run by pandas (Debian’s python3-p
     expect(out.split('\n')[0]).toBe('702.10 702.100 True')
     expect(out.split('\n')[1]).toBe(`${r.rules} ${r.examples} ${r.glossary} ${files.length > 0 ? JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).counts.references : 0}`)
     for (const t of ['rules', 'glossary', 'rules_meta', 'references']) expect(out).toContain(`${t} True True`)
+    // The card's JSONL line keeps rule numbers as text; pandas' default reads rules_meta's parent 702.10 as the float 702.1.
+    const jsonl = /`(pd\.read_json\("rules\.jsonl", lines=True, dtype=False\))`/.exec(readFileSync(join(dir, 'README.md'), 'utf8'))![1]!.replace('rules.jsonl', 'rules_meta.jsonl')
+    const parent = 'print(m.loc[m.number == "702.10a", "parent"].tolist(), m.loc[m.number == "702.1a", "parent"].tolist())'
+    expect(pandas(`import pandas as pd\nm = ${jsonl}\n${parent}`, dir)).toBe("['702.10'] ['702.1']\n")
+    expect(pandas(`import pandas as pd\nm = pd.read_json("rules_meta.jsonl", lines=True)\n${parent}`, dir)).toBe('[702.1] [702.1]\n')
   })
 })
 

@@ -150,7 +150,7 @@ function pandasSection(specs: TableSpec[]): string[] {
     return `${spec.name} = pd.read_csv("${spec.name}.csv", dtype={${dtype.join(', ')}}${lists.length > 0 ? `, converters={${lists.join(', ')}}` : ''}, keep_default_na=False, na_values={${nulls.join(', ')}})`
   }
   return [
-    'With pandas (Parquet carries its types; CSV does not, so give them: untyped, a rule number such as `702.10` becomes the float 702.1):',
+    `With pandas (Parquet carries its types; CSV and JSONL do not: untyped, a rule number such as \`702.10\` becomes the float 702.1. Give CSV the types below, and read JSONL as written: \`pd.read_json("${specs[0]!.name}.jsonl", lines=True, dtype=False)\`):`,
     '',
     '```python',
     'import json',

@@ -232,6 +232,22 @@ describe('the dataset cards’ pandas lines, run by pandas (Debian’s python3-p
     expect(pandas(`import pandas as pd\nm = ${jsonl}\n${parent}`, dir)).toBe("['702.10'] ['702.1']\n")
     expect(pandas(`import pandas as pd\nm = pd.read_json("rules_meta.jsonl", lines=True)\n${parent}`, dir)).toBe('[702.1] [702.1]\n')
   })
+
+  it('a rules.csv written by pandas to_csv (lists as Python reprs) is told apart from bad data: one columns finding with the count and the first line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pandas-csv-'))
+    const r = release('2025-02-07')
+    for (const f of buildDataset(r.file, readBytes(r.path)).files) writeFileSync(join(dir, f.name), f.bytes)
+    const count = pandas(
+      ['import pandas as pd', 'r = pd.read_json("rules.jsonl", lines=True, dtype=False)', 'r.to_csv("pandas.csv", index=False)', 'print(sum(repr(x).startswith("[\'") for x in r.examples))'].join('\n'),
+      dir,
+    )
+    const report = await validateSource('rules.csv', readFileSync(join(dir, 'pandas.csv')))
+    const finding = report.diagnostics.find((d) => d.code === 'columns')!
+    expect(Number(count)).toBeGreaterThan(100)
+    expect([finding.params?.pythonLists, report.counts.byCode.schema]).toEqual([Number(count), Number(count)])
+    const firstLine = readFileSync(join(dir, 'pandas.csv'), 'utf8').split('\n').findIndex((l) => l.includes(",\"['") || l.includes(",['")) + 1
+    expect(finding.message).toBe(`column examples holds ${Number(count)} values written as Python lists (['…'], as pandas to_csv writes them), not JSON arrays, the first on line ${firstLine}: write lists with json.dumps`)
+  })
 })
 
 describe('Arrow IPC for every table', () => {

@@ -1,3 +1,4 @@
+import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { detectTable, type ColumnSpec, type TableSpec } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
@@ -20,6 +21,8 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const typeAt = columns.map((c) => types.get(c))
   // A column the header names twice is read where it first stands (and reported: read-columns.ts).
   const firstOf = columns.map((c, i) => columns.indexOf(c) === i)
+  // Lists written as Python writes them (pandas to_csv): how many, and the first line, per column.
+  const pythonLists = new Map<string, { count: number; line: number }>()
   async function* batches() {
     let position = 0
     let batch: ExportRecord[] = []
@@ -31,7 +34,16 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
       for (const { fields, line, endLine } of read) {
         if (fields.length !== columns.length) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: Invalid Record Length: expect ${columns.length}, got ${fields.length} on line ${endLine}`)
         const raw: Record<string, unknown> = {}
-        for (let i = 0; i < columns.length; i++) if (firstOf[i]) raw[columns[i]!] = typeCsvField(typeAt[i], fields[i]!)
+        for (let i = 0; i < columns.length; i++) {
+          if (!firstOf[i]) continue
+          const value = typeCsvField(typeAt[i], fields[i]!)
+          if (typeof value === 'string' && typeAt[i]?.type === 'list<string>' && PYTHON_LIST.test(value)) {
+            const seen = pythonLists.get(columns[i]!)
+            if (seen) seen.count++
+            else pythonLists.set(columns[i]!, { count: 1, line })
+          }
+          raw[columns[i]!] = value
+        }
         batch.push({ record: mapping.map(raw), position: position++, line })
         if (batch.length === BATCH) {
           yield batch
@@ -41,8 +53,15 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
     }
     if (batch.length > 0) yield batch
   }
-  return { ...mapping.info, batches: batches(), lateDiagnostics: () => [] }
+  const lateDiagnostics = () =>
+    [...pythonLists].map(([column, { count, line }]) =>
+      diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv writes them), not JSON arrays, the first on line ${line}: write lists with json.dumps`, { column, pythonLists: count }),
+    )
+  return { ...mapping.info, batches: batches(), lateDiagnostics }
 }
+
+// A Python list's repr: a bracket, then a quoted item (single quotes first, as repr writes them).
+const PYTHON_LIST = /^\[\s*'/
 
 function csvTypes(table: TableSpec): Map<string, ColumnSpec> {
   const types = new Map<string, ColumnSpec>(table.columns.map((c) => [c.name, c]))

@@ -64,6 +64,9 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['a JSONL export that begins with a byte order mark', () => ['validate', file('bom.jsonl', '\ufeff' + readFileSync(good.jsonl, 'utf8'))], 1, /bom\.jsonl: INVALID, 3022 rows, 1 errors, 0 warnings \(1 encoding\)\nerror encoding line 1: the file begins with a UTF-8 byte order mark, which a JSON text must not have \(RFC 8259\)/m],
   // As spreadsheets write it: pandas.read_csv and DuckDB read it.
   ['a CSV export that begins with a byte order mark', () => ['validate', file('bom.csv', '\ufeff' + readFileSync(good.csv, 'utf8'))], 0, /bom\.csv: valid, 3022 rows, 0 errors, 0 warnings$/m],
+  ['a JSON array saved as .jsonl, pretty-printed', () => ['validate', file('array.jsonl', jsonArray(true))], 2, /^read: .*array\.jsonl: bad JSON on line 1 \(.*\): the file is a JSON array, not JSON Lines \(one object a line; pandas writes it with to_json\(orient="records", lines=True\)\)$/],
+  ['a JSON array saved as .jsonl, on one line', () => ['validate', file('array-line.jsonl', jsonArray(false))], 2, /^read: .*array-line\.jsonl: line 1 is not a JSON object: the file is a JSON array, not JSON Lines/],
+  ['a CSV with pandas to_csv\'s row index in an unnamed first column', () => ['validate', file('pandas-index.csv', withPandasIndex())], 1, /^error columns: unknown column: an unnamed first column, as pandas to_csv writes its row index \(pass index=False\)$/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],
@@ -83,6 +86,18 @@ function brokenJsonl(): string {
   const l = readFileSync(good.jsonl, 'utf8').split('\n')
   l[56] = l[56]!.slice(0, 30)
   return l.join('\n')
+}
+
+function jsonArray(pretty: boolean): string {
+  const rows = readFileSync(good.jsonl, 'utf8').trimEnd().split('\n')
+  return pretty ? `[\n${rows.map((l) => `  ${l}`).join(',\n')}\n]\n` : `[${rows.join(',')}]\n`
+}
+
+/** The rules as pandas' to_csv() writes them by default: its row index first, in a column with no name. */
+function withPandasIndex(): string {
+  const field = (v: unknown) => `"${String(v).replaceAll('"', '""')}"`
+  const rows = readFileSync(good.jsonl, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
+  return [',number,text,examples,index', ...rows.map((x, i) => [i, field(x.number), field(x.text), field(JSON.stringify(x.examples)), x.index].join(','))].join('\r\n') + '\r\n'
 }
 
 function extraColumn(): string {

@@ -37,7 +37,9 @@ export function columnMapping(table: TableSpec, columns: string[], parquetTypes?
       diags.push(diagnostics.columns(`none of the file's ${columns.length} column${columns.length > 1 ? 's are' : ' is'} a column of the ${table.name} table (their names are not shown: the file may not be data)`, { unknownCount: columns.length }))
     } else {
       const shown = unknown.map(shownColumn)
-      diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${shown.join(', ')}`, { unknown: shown }))
+      // pandas' to_csv writes its row index first, under no name, unless told index=False.
+      const said = unknown.map((c, i) => (c === '' && columns[0] === '' ? 'an unnamed first column, as pandas to_csv writes its row index (pass index=False)' : shown[i]))
+      diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${said.join(', ')}`, { unknown: shown }))
     }
   }
   for (const c of table.columns) {

@@ -24,6 +24,9 @@ function keysWritten(line: string): number {
   return n
 }
 
+// A file that is one JSON array (pretty-printed or not) rather than an object a line.
+const NOT_JSON_LINES = `: the file is a JSON array, not JSON Lines (one object a line; pandas writes it with to_json(orient="records", lines=True))`
+
 /** The first top-level key a JSON object gives twice, or null (its syntax tree, by momoa). */
 async function repeatedKey(line: string): Promise<string | null> {
   const { parse } = await import('@humanwhocodes/momoa')
@@ -81,10 +84,10 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         try {
           parsed = JSON.parse(line)
         } catch (e) {
-          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})`)
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})${lineNo === 1 && line.trim() === '[' ? NOT_JSON_LINES : ''}`)
         }
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object`)
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object${lineNo === 1 && Array.isArray(parsed) ? NOT_JSON_LINES : ''}`)
         }
         let keys = 0
         for (const _ in parsed) if (++keys > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} has more than ${MAX_KEYS} keys (a row of these tables has at most eight)`)

@@ -246,7 +246,7 @@ describe('the dataset cards’ pandas lines, run by pandas (Debian’s python3-p
     expect(Number(count)).toBeGreaterThan(100)
     expect([finding.params?.pythonLists, report.counts.byCode.schema]).toEqual([Number(count), Number(count)])
     const firstLine = readFileSync(join(dir, 'pandas.csv'), 'utf8').split('\n').findIndex((l) => l.includes(",\"['") || l.includes(",['")) + 1
-    expect(finding.message).toBe(`column examples holds ${Number(count)} values written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${firstLine}: write lists with json.dumps`)
+    expect(finding.message).toBe(`column examples holds ${Number(count)} values written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${firstLine}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`)
   })
 })
 

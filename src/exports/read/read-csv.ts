@@ -55,7 +55,7 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   }
   const lateDiagnostics = () =>
     [...pythonLists].map(([column, { count, line }]) =>
-      diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists with json.dumps`, { column, pythonLists: count }),
+      diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`, { column, pythonLists: count }),
     )
   return { ...mapping.info, batches: batches(), lateDiagnostics }
 }

@@ -8,7 +8,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 
 const repo = resolve(import.meta.dirname, '..')
 const schemas = { rules: 'rule', glossary: 'glossary', rules_meta: 'rules-meta', references: 'reference', rules_history: 'rules-history', rule_links: 'rule-links' }
-const ajv = new Ajv2020({ allErrors: true, code: { source: true, esm: true } })
+const ajv = new Ajv2020({ allErrors: true, verbose: true, code: { source: true, esm: true } })
 const exports = {}
 for (const [table, file] of Object.entries(schemas)) {
   const schema = JSON.parse(readFileSync(join(repo, 'schemas', `${file}.schema.json`), 'utf8'))

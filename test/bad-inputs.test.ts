@@ -67,7 +67,12 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['a JSON array saved as .jsonl, pretty-printed', () => ['validate', file('array.jsonl', jsonArray(true))], 2, /^read: .*array\.jsonl: bad JSON on line 1 \(.*\): the file is a JSON array, not JSON Lines \(one object a line; pandas writes it with to_json\(orient="records", lines=True\)\)$/],
   ['a JSON array saved as .jsonl, on one line', () => ['validate', file('array-line.jsonl', jsonArray(false))], 2, /^read: .*array-line\.jsonl: line 1 is not a JSON object: the file is a JSON array, not JSON Lines/],
   ['a CSV with pandas to_csv\'s row index in an unnamed first column', () => ['validate', file('pandas-index.csv', withPandasIndex())], 1, /^error columns: unknown column: an unnamed first column, as pandas to_csv writes its row index \(pass index=False\)$/m],
-  ['a JSONL export whose example keeps its "Example:" prefix', () => ['validate', file('prefixed.jsonl', prefixedExample())], 1, /^error schema 101\.2 line 21 row 20: \/examples\/0 must match pattern "\^\(\?!Examples\?:\)"$/m],
+  ['a JSONL export whose example keeps its "Example:" prefix', () => ['validate', file('prefixed.jsonl', prefixedExample())], 1, /^error schema 101\.2 line 21 row 20: \/examples\/0 must match pattern "\^\(\?!Examples\?:\)" \(One Example: line, without its "Example:" prefix\.\)$/m],
+  ['a JSONL export whose rule text keeps its number', () => ['validate', file('numbered.jsonl', editedRows((rows) => (rows[0].text = `${rows[0].number}. ${rows[0].text}`)))], 1, /^error schema 100\.1 line 1 row 0: \/text must match pattern ".*" \(Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it \(those are the examples\)\.\)$/m],
+  ['a JSONL export whose example stayed in the text', () => ['validate', file('example-in-text.jsonl', editedRows((rows) => {
+    const x = rows.find((r) => r.examples.length > 0)
+    x.text += `\nExample: ${x.examples.shift()}`
+  }))], 1, /^error schema 101\.2 line 21 row 20: \/text must match pattern ".*" \(Rule text as published/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],
@@ -101,13 +106,19 @@ function withPandasIndex(): string {
   return [',number,text,examples,index', ...rows.map((x, i) => [i, field(x.number), field(x.text), field(JSON.stringify(x.examples)), x.index].join(','))].join('\r\n') + '\r\n'
 }
 
-/** The first example of the export with its "Example: " put back, as a writer that kept the prefix has it. */
-function prefixedExample(): string {
+/** The export's rows as JSONL, after `edit`. */
+function editedRows(edit: (rows: { number: string; text: string; examples: string[] }[]) => void): string {
   const rows = readFileSync(good.jsonl, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
-  const first = rows.find((x) => x.examples.length > 0)
-  first.examples[0] = `Example: ${first.examples[0]}`
+  edit(rows)
   return rows.map((x) => JSON.stringify(x)).join('\n') + '\n'
 }
+
+/** The first example of the export with its "Example: " put back, as a writer that kept the prefix has it. */
+const prefixedExample = () =>
+  editedRows((rows) => {
+    const first = rows.find((x) => x.examples.length > 0)!
+    first.examples[0] = `Example: ${first.examples[0]}`
+  })
 
 function extraColumn(): string {
   return readFileSync(good.jsonl, 'utf8').trimEnd().split('\n').map((l) => JSON.stringify({ ...JSON.parse(l), source: 'x' })).join('\n') + '\n'

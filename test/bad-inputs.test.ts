@@ -72,7 +72,7 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['a JSONL export whose example stayed in the text', () => ['validate', file('example-in-text.jsonl', editedRows((rows) => {
     const x = rows.find((r) => r.examples.length > 0)
     x.text += `\nExample: ${x.examples.shift()}`
-  }))], 1, /^error schema 101\.2 line 21 row 20: \/text must match pattern ".*" \(Rule text as published/m],
+  }))], 1, /^error schema 101\.2 line 21 row 20: \/text must NOT be valid \(Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],

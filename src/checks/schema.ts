@@ -35,8 +35,8 @@ export function schemaDiagnostics(table: string, record: unknown, where: { numbe
   return errors.map((e) => {
     // A key the schema does not know is named only when shaped like a name: a file that is not data is never echoed.
     const path = e.keyword === 'additionalProperties' ? `/${shownColumn(String(e.params.additionalProperty))}` : e.instancePath
-    // A pattern is no explanation: the schema's description of what failed it says what is wanted.
-    const description = e.keyword === 'pattern' ? (e.parentSchema as { description?: string } | undefined)?.description : undefined
+    // A pattern (or what must not match one) is no explanation: the schema's description says what is wanted.
+    const description = e.keyword === 'pattern' || e.keyword === 'not' ? (e.parentSchema as { description?: string } | undefined)?.description : undefined
     return diagnostics.schema(path, `${e.message ?? e.keyword}${description ? ` (${description})` : ''}`, where)
   })
 }

@@ -15,7 +15,7 @@ describe('schema', () => {
   it('opens with the code and message of a bad number', () => {
     const [d] = run(schemaCheck, inputOf(rowsOf('100.1l')))
     expect(d).toMatchObject({ code: 'schema', severity: 'error', number: '100.1l', position: 0 })
-    expect(d!.message).toBe('/number must match pattern "^[1-9][0-9]{2}\\.[1-9][0-9]*(?:[a-km-np-z]{1,2})?$"')
+    expect(d!.message).toBe('/number must match pattern "^[1-9][0-9]{2}\\.[1-9][0-9]*(?:[a-km-np-z]{1,2})?$" (Rule number: section, rule, optional subrule letters (a–z without l and o, then aa, ab, …).)')
   })
 
   it.each([

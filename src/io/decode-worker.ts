@@ -8,6 +8,9 @@ import { decodeTimeoutMs } from './settings.js'
 
 const script = new URL('./workers/decode-binary.mjs', import.meta.url)
 
+/** How long a worker may take to start and load its decoder, before its file's own time limit begins. */
+const STARTUP_MS = 60_000
+
 /** Workers that decoded a file to its last batch, each waiting for another, by heap limit. */
 const idle = new Map<number, Worker[]>()
 const forget = (heapMb: number, worker: Worker) => {
@@ -98,13 +101,26 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     waiting = null
     settle(o)
   }
-  worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string }) => deliver(m.ok ? { batch: m } : { error: fail(m.message) }))
+  // The time limit counts from when the worker has its decoder loaded (it says so): a loaded host's
+  // slow start of a worker is no sign of a damaged file.
+  let ready = false
+  let onReady: (() => void) | null = null
+  worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string } | { ready: true }) => {
+    if ('ready' in m) {
+      ready = true
+      onReady?.()
+      onReady = null
+      return
+    }
+    deliver(m.ok ? { batch: m } : { error: fail(m.message) })
+  })
   worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.message, e.code) }))
   const next = () =>
     new Promise<DecodedBatch>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined
       const settle = (o: Outcome) => {
         clearTimeout(timer)
+        onReady = null
         if ('batch' in o) {
           if (o.batch.last) release()
           return resolve(o.batch)
@@ -114,12 +130,20 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
       }
       const early = arrived.shift()
       if (early) return settle(early)
-      timer = setTimeout(() => {
+      const expire = () => {
         waiting = null
+        onReady = null
         finish()
         // The file's structure was checked before decoding: a valid file can simply be too large.
         reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
-      }, timeoutMs)
+      }
+      timer = setTimeout(expire, ready ? timeoutMs : STARTUP_MS + timeoutMs)
+      if (!ready) {
+        onReady = () => {
+          clearTimeout(timer)
+          timer = setTimeout(expire, timeoutMs)
+        }
+      }
       waiting = settle
     })
   const first = await next()

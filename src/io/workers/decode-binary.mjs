@@ -1,5 +1,6 @@
 // Decodes a Parquet or Arrow IPC file in a worker thread, so that a damaged file that makes the
-// decoder loop or allocate without end can be stopped (see io/decode-worker.ts). One file at a
+// decoder loop or allocate without end can be stopped (see io/decode-worker.ts: its time limit
+// counts from the { ready } this sends once the decoder is loaded). One file at a
 // time, each sent as a message; a worker that finished a file takes the next (a worker that failed
 // or was stopped is never used again).
 // Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
@@ -31,6 +32,7 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
 async function decodeParquet({ buffer, path, maxTextBytes }) {
   const send = sender(maxTextBytes)
   const [{ openParquetSource, decodeRowGroup }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
+  parentPort.postMessage({ ready: true })
   const source = await openParquetSource(path === undefined ? { buffer } : { file: await asyncBufferFromFile(path) })
   const groups = source.metadata.row_groups.length
   for (let group = 0; group < groups; group++) {
@@ -84,6 +86,7 @@ async function decodeArrow({ buffer, maxTextBytes }) {
       return new Uint8Array(Buffer.concat(parts, size))
     },
   })
+  parentPort.postMessage({ ready: true })
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))

@@ -21,8 +21,14 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const typeAt = columns.map((c) => types.get(c))
   // A column the header names twice is read where it first stands (and reported: read-columns.ts).
   const firstOf = columns.map((c, i) => columns.indexOf(c) === i)
-  // Lists written as Python writes them (pandas to_csv): how many, and the first line, per column.
+  // Lists and booleans written as Python writes them (pandas to_csv): how many, and the first line, per column.
   const pythonLists = new Map<string, { count: number; line: number }>()
+  const pythonBooleans = new Map<string, { count: number; line: number }>()
+  const tally = (seen: Map<string, { count: number; line: number }>, column: string, line: number) => {
+    const had = seen.get(column)
+    if (had) had.count++
+    else seen.set(column, { count: 1, line })
+  }
   async function* batches() {
     let position = 0
     let batch: ExportRecord[] = []
@@ -36,11 +42,12 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
         const raw: Record<string, unknown> = {}
         for (let i = 0; i < columns.length; i++) {
           if (!firstOf[i]) continue
-          const value = typeCsvField(typeAt[i], fields[i]!)
-          if (typeof value === 'string' && typeAt[i]?.type === 'list<string>' && PYTHON_LIST.test(value)) {
-            const seen = pythonLists.get(columns[i]!)
-            if (seen) seen.count++
-            else pythonLists.set(columns[i]!, { count: 1, line })
+          let value = typeCsvField(typeAt[i], fields[i]!)
+          if (typeof value === 'string' && typeAt[i]?.type === 'list<string>' && PYTHON_LIST.test(value)) tally(pythonLists, columns[i]!, line)
+          // pandas writes True and False; pandas and DuckDB read them back as booleans, and so does this.
+          if (typeAt[i]?.type === 'bool' && (value === 'True' || value === 'False')) {
+            tally(pythonBooleans, columns[i]!, line)
+            value = value === 'True'
           }
           raw[columns[i]!] = value
         }
@@ -53,10 +60,14 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
     }
     if (batch.length > 0) yield batch
   }
-  const lateDiagnostics = () =>
-    [...pythonLists].map(([column, { count, line }]) =>
+  const lateDiagnostics = () => [
+    ...[...pythonLists].map(([column, { count, line }]) =>
       diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`, { column, pythonLists: count }),
-    )
+    ),
+    ...[...pythonBooleans].map(([column, { count, line }]) =>
+      diagnostics.columns(`column ${column} writes ${count} boolean${count > 1 ? 's' : ''} as True or False (as pandas to_csv does), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
+    ),
+  ]
   return { ...mapping.info, batches: batches(), lateDiagnostics }
 }
 

@@ -260,7 +260,11 @@ describe('the dataset cards’ pandas lines, run by pandas (Debian’s python3-p
     expect(readFileSync(join(dir, 'pandas.csv'), 'utf8')).toMatch(/^source,target,kind,resolved,span,location\r?\n[^\n]*,(True|False),/)
     // (2025-02-07's glossary entry "Map" cites the missing rule 110.10: a warning of its own.)
     expect([report.source.rows, report.counts.errors, report.counts.byCode]).toEqual([rows[0], 0, { columns: 1, 'dangling-reference': 1 }])
-    expect(report.diagnostics.find((d) => d.code === 'columns')!.message).toBe(`column resolved writes ${rows[0]} booleans as True or False (as pandas to_csv does), the first on line 2: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`)
+    expect(report.diagnostics.find((d) => d.code === 'columns')!.message).toBe(`column resolved writes ${rows[0]} booleans as True or False, or TRUE or FALSE (as pandas to_csv and spreadsheets do), the first on line 2: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`)
+    // As a spreadsheet saves it: TRUE and FALSE, read alike.
+    const upper = readFileSync(join(dir, 'pandas.csv'), 'utf8').replace(/,(True|False),/g, (_, b: string) => `,${b.toUpperCase()},`)
+    const spreadsheet = await validateSource('references.csv', new TextEncoder().encode(upper), { knownRules: known })
+    expect(spreadsheet.diagnostics).toEqual(report.diagnostics)
   })
 })
 

@@ -44,10 +44,10 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
           if (!firstOf[i]) continue
           let value = typeCsvField(typeAt[i], fields[i]!)
           if (typeof value === 'string' && typeAt[i]?.type === 'list<string>' && PYTHON_LIST.test(value)) tally(pythonLists, columns[i]!, line)
-          // pandas writes True and False; pandas and DuckDB read them back as booleans, and so does this.
-          if (typeAt[i]?.type === 'bool' && (value === 'True' || value === 'False')) {
+          // pandas writes True and False, spreadsheets TRUE and FALSE; pandas and DuckDB read them back as booleans, and so does this.
+          if (typeAt[i]?.type === 'bool' && typeof value === 'string' && OTHER_BOOLEAN.test(value)) {
             tally(pythonBooleans, columns[i]!, line)
-            value = value === 'True'
+            value = value.toLowerCase() === 'true'
           }
           raw[columns[i]!] = value
         }
@@ -65,11 +65,14 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
       diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`, { column, pythonLists: count }),
     ),
     ...[...pythonBooleans].map(([column, { count, line }]) =>
-      diagnostics.columns(`column ${column} writes ${count} boolean${count > 1 ? 's' : ''} as True or False (as pandas to_csv does), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
+      diagnostics.columns(`column ${column} writes ${count} boolean${count > 1 ? 's' : ''} as True or False, or TRUE or FALSE (as pandas to_csv and spreadsheets do), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
     ),
   ]
   return { ...mapping.info, batches: batches(), lateDiagnostics }
 }
+
+// true or false in another case than the dataset's CSV writes them (true, false; typeCsvField reads those).
+const OTHER_BOOLEAN = /^(?:true|false)$/i
 
 // A Python list's repr: a bracket, then a quoted item (single quotes first, as repr writes them).
 const PYTHON_LIST = /^\[\s*'/

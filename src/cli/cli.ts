@@ -8,6 +8,7 @@ import { terminalSafe } from '../core/report-format.js'
 import { TOOL } from '../core/version.js'
 import { installNodeHost } from '../io/node-host.js'
 import { settingsFromEnv } from './settings.js'
+import { tuneV8ForShortRuns } from './v8-tuning.js'
 
 export type { CommandResult } from './_shared.js'
 
@@ -99,6 +100,7 @@ const escapeAnnotation = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%
 const escapeProperty = (s: string) => escapeAnnotation(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
 
 async function main() {
+  tuneV8ForShortRuns()
   const debug = process.argv.includes('--debug')
   installNodeHost(settingsFromEnv(process.env))
   // A reader that stops early (`| head`) is no error: end quietly, keeping the exit code.

@@ -10,7 +10,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // The test files of a worker share its module cache: isolated, each file imported the toolkit
     // and its dependencies anew (~20 s of CPU a run, a seventh of the suite's time). No test mocks a
-    // module or changes module state another reads (the setup file installs the same decoder for all).
+    // module; the setup file, run before each file, puts back the default settings and decoder.
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -8,15 +8,13 @@ import { join } from 'node:path'
 import { inputFileChunks, MAX_EXPORT_BYTES } from '../src/io/files.js'
 import { validateExportStream, validateSource } from '../src/validate/validate.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
-import { configureIo, ioSettings } from '../src/io/settings.js'
+import { configureIo } from '../src/io/settings.js'
 import { readBytes, release } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000 for the build fuzzer.
-// The damaged files that make a decoder loop are stopped after 2 s, for this file's tests only (the
-// test files of a worker share its modules and so the settings).
-const decodeLimit = ioSettings.decodeTimeoutMs
+// The damaged files that make a decoder loop are stopped after 2 s, in this file's tests (the setup
+// file puts the default back before the next file).
 beforeAll(() => configureIo({ decodeTimeoutMs: 2000 }))
-afterAll(() => configureIo({ decodeTimeoutMs: decodeLimit }))
 const RUNS = Math.max(50, Math.round(Number(process.env.FUZZ_RUNS ?? 150) / 5))
 // make test replays the same cases (a red CI must mean a real change); make fuzz draws new ones.
 const SEED = process.env.FUZZ_RUNS === undefined ? { seed: 20261129 } : {}

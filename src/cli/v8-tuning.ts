@@ -4,9 +4,7 @@ import { setFlagsFromString } from 'node:v8'
  * How much bytecode a function runs before V8 considers compiling it with its optimizing compiler
  * (V8's default is 67,584). Most runs of this CLI last a second or less on a few cores, where the
  * optimizing compiles, on a thread of their own, compete with the work and its worker threads and are
- * not paid back; a larger budget leaves them to the functions that run long. Measured on a 2-core
- * machine (docs/performance.md): `validate DIR` and `build` about a fifth quicker, `history` about a
- * tenth, validating millions of rows no slower.
+ * not paid back; a larger budget leaves them to the functions that run long (docs/performance.md).
  */
 const INTERRUPT_BUDGET = 1_000_000
 

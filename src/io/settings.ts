@@ -13,7 +13,10 @@ export interface IoSettings {
   writeDelayMs: number
 }
 
-const settings: IoSettings = { fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, writeDelayMs: 0 }
+/** The settings a process starts with. */
+export const DEFAULT_IO_SETTINGS: Readonly<IoSettings> = Object.freeze({ fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, writeDelayMs: 0 })
+
+const settings: IoSettings = { ...DEFAULT_IO_SETTINGS }
 
 /** The settings in force. */
 export const ioSettings: Readonly<IoSettings> = settings

@@ -273,8 +273,21 @@ describe('a GZIP page that unpacks to far more than its header says', () => {
   })
 })
 
+/** Rules as an Arrow file whose text column is dictionary-encoded. */
+async function dictionaryArrow(rows: { number: string; text: string; index: number }[]): Promise<Uint8Array> {
+  const { Dictionary, Int32, Int64, Table, Utf8, tableToIPC, vectorFromArray } = await import('apache-arrow')
+  return tableToIPC(
+    new Table({
+      number: vectorFromArray(rows.map((r) => r.number), new Utf8()),
+      text: vectorFromArray(rows.map((r) => r.text), new Dictionary(new Utf8(), new Int32())),
+      index: vectorFromArray(rows.map((r) => BigInt(r.index)), new Int64()),
+    }),
+    'file',
+  )
+}
+
 describe('text that is not valid UTF-8', () => {
-  it('is refused alike in Parquet (in a file or in memory), JSONL and CSV, never read as U+FFFD', async () => {
+  it('is refused alike in Parquet (in a file or in memory), Arrow, JSONL and CSV, never read as U+FFFD', async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
@@ -284,6 +297,8 @@ describe('text that is not valid UTF-8', () => {
     const { inputFileChunks, MAX_EXPORT_BYTES } = await import('../src/io/files.js')
     // Real rows; the 3rd row's "é" (C3 A9) made C3 FF, a byte UTF-8 never has, in each format.
     const rows = built.tables[0]!.rows.slice(0, 3).map((row, i) => (i === 2 ? { ...row, text: `${row.text} é` } : row))
+    // The same in an example (a list item) of the 2nd row, for Arrow's lists.
+    const inExample = built.tables[0]!.rows.slice(0, 3).map((row, i) => (i === 1 ? { ...row, examples: [...row.examples, 'An example é'] } : row))
     const damage = (bytes: Uint8Array) => {
       const b = Buffer.from(bytes)
       const at = b.indexOf(Buffer.from(' é'))
@@ -310,6 +325,11 @@ describe('text that is not valid UTF-8', () => {
           ),
         ),
       ],
+      // (apache-arrow writes uncompressed buffers.)
+      ['rules.arrow', damage(writeArrow(RULES_TABLE, rows))],
+      ['examples.arrow', damage(writeArrow(RULES_TABLE, inExample))],
+      // The text column dictionary-encoded (pandas' categoricals are written so).
+      ['dictionary.arrow', damage(await dictionaryArrow(rows))],
       ['rules.jsonl', damage(writeJsonl(RULES_TABLE, rows))],
       ['rules.csv', damage(writeCsv(RULES_TABLE, rows))],
     ] as const) {
@@ -331,6 +351,12 @@ describe('text that is not valid UTF-8', () => {
     expect(failures).toEqual({
       'rules.parquet memory': 'read: rules.parquet is not valid UTF-8 (column text, row 3)',
       'rules.parquet file': 'read: rules.parquet is not valid UTF-8 (column text, row 3)',
+      'rules.arrow memory': 'read: rules.arrow is not valid UTF-8 (column text, row 3)',
+      'rules.arrow file': 'read: rules.arrow is not valid UTF-8 (column text, row 3)',
+      'examples.arrow memory': 'read: examples.arrow is not valid UTF-8 (column examples, row 2)',
+      'examples.arrow file': 'read: examples.arrow is not valid UTF-8 (column examples, row 2)',
+      'dictionary.arrow memory': 'read: dictionary.arrow is not valid UTF-8 (column text, row 3)',
+      'dictionary.arrow file': 'read: dictionary.arrow is not valid UTF-8 (column text, row 3)',
       'rules.jsonl memory': 'read: rules.jsonl is not valid UTF-8',
       'rules.jsonl file': 'read: rules.jsonl is not valid UTF-8',
       'rules.csv memory': 'read: rules.csv is not valid UTF-8',

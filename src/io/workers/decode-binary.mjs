@@ -61,7 +61,7 @@ const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.ite
 
 async function decodeArrow({ buffer, maxTextBytes }) {
   const send = sender(maxTextBytes)
-  const { tableFromIPC, compressionRegistry, CompressionType } = await import('apache-arrow')
+  const { tableFromIPC, compressionRegistry, CompressionType, DataType } = await import('apache-arrow')
   // Buffers compressed with LZ4 (frames) or ZSTD, as pyarrow's write_feather writes them by default,
   // each unpacked to no more than the text limit (a small buffer can claim gigabytes).
   const [lz4, { Decompress }] = await Promise.all([import('lz4js'), import('fzstd')])
@@ -90,8 +90,59 @@ async function decodeArrow({ buffer, maxTextBytes }) {
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))
+  for (const name of names) requireArrowUtf8(table.getChild(name), name, DataType)
   const columns = names.map((n) => Array.from(table.getChild(n) ?? [], plain))
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
+}
+
+/**
+ * Arrow text is checked as UTF-8 on the file's bytes, before apache-arrow decodes it (it would read
+ * a bad byte as U+FFFD), and refused as Parquet, JSONL and CSV text is: the error names the column
+ * and the first row. Text in lists, structs and dictionaries too.
+ */
+function requireArrowUtf8(vector, name, DataType) {
+  let firstRow = 0
+  for (const data of vector?.data ?? []) {
+    const row = badTextRow(data, DataType)
+    if (row !== null) throw new Error(`not valid UTF-8: column ${name}, row ${firstRow + row + 1}`)
+    firstRow += data.length
+  }
+}
+
+/** The first row of an Arrow Data whose text (its own or its children's) is not UTF-8, or null. */
+function badTextRow(data, DataType) {
+  const offsets = data.valueOffsets
+  if (DataType.isUtf8(data.type) || DataType.isLargeUtf8(data.type)) {
+    const at = (i) => Number(offsets[i])
+    if (isUtf8(data.values.subarray(at(0), at(data.length)))) return null
+    let row = 0
+    while (isUtf8(data.values.subarray(at(row), at(row + 1)))) row++
+    return row
+  }
+  if (DataType.isDictionary(data.type)) {
+    let entry = 0
+    for (const words of data.dictionary?.data ?? []) {
+      const bad = badTextRow(words, DataType)
+      if (bad !== null) {
+        // The first row that uses the entry (a dictionary entry no row uses is read by no one).
+        for (let row = 0; row < data.length; row++) if (data.getValid(row) && Number(data.values[row]) === entry + bad) return row
+      }
+      entry += words.length
+    }
+    return null
+  }
+  for (const child of data.children ?? []) {
+    const bad = badTextRow(child, DataType)
+    if (bad === null) continue
+    // A list's (or map's) items are rows of its child: the row is the one whose list holds the
+    // item. A struct's fields share its rows.
+    if (DataType.isFixedSizeList(data.type)) return Math.floor(bad / data.type.listSize)
+    if (!offsets) return bad
+    let row = 0
+    while (Number(offsets[row + 1]) <= bad) row++
+    return row
+  }
+  return null
 }
 
 parentPort.on('message', async (message) => {

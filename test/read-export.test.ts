@@ -177,16 +177,26 @@ it('a decoding worker is used again only after a file it read to the end: the fi
   }
 })
 
-it('a damaged Arrow file whose one row carries a huge list gives a report, not a stack overflow', async () => {
-  // Found by fuzzing: 55 bytes cut out at offset 309 leave a valid-looking file with an enormous
-  // examples list, and spreading its diagnostics into push() overflowed the call stack. (The default
-  // time limit: this file decodes, and a loaded host must not stop it.)
-  const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
-  const arrow = small.files.find((f) => f.name === 'rules.arrow')!.bytes
-  const damaged = new Uint8Array([...arrow.subarray(0, 309), ...arrow.subarray(309 + 55)])
-  const report = await validateSource('rules.arrow', damaged)
-  expect(report.valid).toBe(false)
-  expect(report.diagnostics.length).toBeGreaterThan(0)
+it('a damaged Arrow file whose list offsets point past its items is refused in one line, never read', async () => {
+  // Found by fuzzing, each a real rules.arrow with bytes cut out. 55 bytes at offset 309: one row's
+  // examples list claimed millions of items (its diagnostics, spread into push(), overflowed the call
+  // stack). 10 bytes at 106,214: two rows' lists claimed 11.8 and 17.1 million of the column's 30
+  // items, and reading them took the process past 4 GiB until it was killed.
+  const cut = (date: string, at: number, length: number) => {
+    const { file, path } = release(date)
+    const arrow = buildDataset(file, readBytes(path).subarray(0, 120_000), { arrow: writeArrow }).files.find((f) => f.name === 'rules.arrow')!.bytes
+    return new Uint8Array([...arrow.subarray(0, at), ...arrow.subarray(at + length)])
+  }
+  const refusals = []
+  for (const damaged of [cut('2026-06-19', 309, 55), cut('2025-02-07', 106_214, 10)]) {
+    const e = await failure('rules.arrow', damaged)
+    refusals.push([e.code, e.message])
+  }
+  // (The first cut damages the number column's offsets too, and they come first.)
+  expect(refusals).toEqual([
+    ['EXPORT_MALFORMED', 'read: rules.arrow is not an Arrow IPC file (column number, row 1: its offsets point outside the values they index)'],
+    ['EXPORT_MALFORMED', 'read: rules.arrow is not an Arrow IPC file (column examples, row 18: its offsets point outside the values they index)'],
+  ])
 })
 
 describe('what a Parquet file unpacks to is bounded, outside the worker heap too', () => {

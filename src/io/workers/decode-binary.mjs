@@ -90,9 +90,41 @@ async function decodeArrow({ buffer, maxTextBytes }) {
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))
+  for (const name of names) requireArrowOffsets(table.getChild(name), name)
   for (const name of names) requireArrowUtf8(table.getChild(name), name, DataType)
   const columns = names.map((n) => Array.from(table.getChild(n) ?? [], plain))
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
+}
+
+/**
+ * apache-arrow trusts the offsets of a text or list column: damaged ones can make one row's list
+ * claim millions of items its column does not hold, which reading would then make. Each column's
+ * offsets (and its children's) must run forward within what they index, or the file is refused.
+ */
+function requireArrowOffsets(vector, name) {
+  let firstRow = 0
+  for (const data of vector?.data ?? []) {
+    const bad = badOffsetsRow(data)
+    if (bad !== null) throw new Error(`column ${name}, row ${firstRow + bad + 1}: its offsets point outside the values they index`)
+    firstRow += data.length
+  }
+}
+
+/** The first row of an Arrow Data (or of its children, as their own rows) whose offsets are out of order or out of range, or null. */
+function badOffsetsRow(data) {
+  const offsets = data.valueOffsets
+  // What the offsets index: a list's child rows, or a text's (or binary's) bytes; a dense union's offsets are no range.
+  const size = data.children?.length === 1 ? data.children[0].length : data.values?.length
+  if (offsets && !data.typeIds && size !== undefined) {
+    if (offsets.length < data.length + 1) return 0
+    for (let row = 0; row < data.length; row++) {
+      const from = Number(offsets[row])
+      const to = Number(offsets[row + 1])
+      if (!(from >= 0 && from <= to && to <= size)) return row
+    }
+  }
+  for (const child of data.children ?? []) if (badOffsetsRow(child) !== null) return 0
+  return null
 }
 
 /**

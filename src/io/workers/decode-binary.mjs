@@ -50,12 +50,24 @@ async function decodeParquet({ buffer, path, maxTextBytes }) {
  */
 function requireUtf8(column, name, firstRow) {
   const strings = column.kind === 'strings' ? column : column.kind === 'lists' ? column.items : null
-  if (strings === null || isUtf8(strings.bytes)) return
-  let at = 0
-  while (isUtf8(strings.bytes.subarray(strings.starts[at], strings.starts[at + 1]))) at++
+  if (strings === null) return
+  const at = firstNotUtf8(strings.bytes, (i) => strings.starts[i], strings.starts.length - 1)
+  if (at === null) return
   const row = column.kind === 'lists' ? column.listStarts.findLastIndex((start) => start <= at) : at
-  throw new Error(`not valid UTF-8: column ${name}, row ${firstRow + row + 1}`)
+  throw notUtf8(name, firstRow + row + 1)
 }
+
+/**
+ * The first of `count` texts (text i: bytes offsetOf(i) to offsetOf(i + 1), offsets that run
+ * forward) that is not UTF-8, or null: Parquet's and Arrow's text, checked alike.
+ */
+function firstNotUtf8(bytes, offsetOf, count) {
+  if (isUtf8(bytes.subarray(offsetOf(0), offsetOf(count)))) return null
+  for (let i = 0; i < count; i++) if (!isUtf8(bytes.subarray(offsetOf(i), offsetOf(i + 1)))) return i
+  return null
+}
+
+const notUtf8 = (name, row) => new Error(`not valid UTF-8: column ${name}, row ${row}`)
 
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)
 
@@ -124,6 +136,8 @@ function badOffsetsRow(data) {
     }
   }
   for (const child of data.children ?? []) if (badOffsetsRow(child) !== null) return 0
+  // A dictionary's words are indexed by offsets of their own.
+  for (const words of data.dictionary?.data ?? []) if (badOffsetsRow(words) !== null) return 0
   return null
 }
 
@@ -136,7 +150,7 @@ function requireArrowUtf8(vector, name, DataType) {
   let firstRow = 0
   for (const data of vector?.data ?? []) {
     const row = badTextRow(data, DataType)
-    if (row !== null) throw new Error(`not valid UTF-8: column ${name}, row ${firstRow + row + 1}`)
+    if (row !== null) throw notUtf8(name, firstRow + row + 1)
     firstRow += data.length
   }
 }
@@ -144,13 +158,7 @@ function requireArrowUtf8(vector, name, DataType) {
 /** The first row of an Arrow Data whose text (its own or its children's) is not UTF-8, or null. */
 function badTextRow(data, DataType) {
   const offsets = data.valueOffsets
-  if (DataType.isUtf8(data.type) || DataType.isLargeUtf8(data.type)) {
-    const at = (i) => Number(offsets[i])
-    if (isUtf8(data.values.subarray(at(0), at(data.length)))) return null
-    let row = 0
-    while (isUtf8(data.values.subarray(at(row), at(row + 1)))) row++
-    return row
-  }
+  if (DataType.isUtf8(data.type) || DataType.isLargeUtf8(data.type)) return firstNotUtf8(data.values, (i) => Number(offsets[i]), data.length)
   if (DataType.isDictionary(data.type)) {
     let entry = 0
     for (const words of data.dictionary?.data ?? []) {

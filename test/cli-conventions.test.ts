@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
+import { builtDataset } from './helpers/built.js'
 import { cli, snapshot } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
@@ -11,12 +12,7 @@ import { CLI, release, REPO } from './helpers/shared.js'
 
 const r = release('2025-02-07')
 const tmp = mkdtempSync(join(tmpdir(), 'conventions-'))
-const built = (() => {
-  const out = join(tmp, 'built')
-  const run = cli(['build', r.path, '--out', out])
-  if (run.status !== 0) throw new Error(run.stderr)
-  return out
-})()
+const built = builtDataset(r.effective)
 
 describe('help and version, like git and ripgrep', () => {
   it.each([

@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
 import { diffReleases, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { buildDataset } from '../src/build/build.js'
+import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -328,10 +327,7 @@ describe('mtg-rules diff --exit-code', async () => {
 
 describe('diff of two exports in dataset folders', () => {
   it('takes the releases’ dates for its title from the manifests beside the files', () => {
-    const root = mkdtempSync(join(tmpdir(), 'diff-exports-'))
-    const [a, b] = [join(root, 'a'), join(root, 'b')]
-    expect(cli(['build', release('2026-06-19').path, '--out', a]).status).toBe(0)
-    expect(cli(['build', release('2026-08-07').path, '--out', b]).status).toBe(0)
+    const [a, b] = [builtDataset('2026-06-19'), builtDataset('2026-08-07')]
     const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
@@ -470,11 +466,7 @@ describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
 
 describe('diff of two glossary exports', () => {
   it('gives the terms added, removed and changed, as the CR texts’ diff gives them', () => {
-    const dirs = ['2025-02-07', '2026-06-19'].map((date) => {
-      const out = join(mkdtempSync(join(tmpdir(), 'glossary-diff-')), 'out')
-      expect(cli(['build', release(date).path, '--out', out]).status).toBe(0)
-      return out
-    })
+    const dirs = ['2025-02-07', '2026-06-19'].map(builtDataset)
     const md = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'glossary.parquet')]).stdout
     expect(md.split('\n')[0]).toBe('# Comprehensive Rules glossary: 2025-02-07 → 2026-06-19')
     const fromTexts = cli(['diff', release('2025-02-07').path, release('2026-06-19').path]).stdout

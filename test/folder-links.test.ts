@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { builtDataset, datasetCopy } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
 import { CLI, release } from './helpers/shared.js'
 
@@ -12,12 +13,11 @@ const SECRET = 'TOKEN=ghp_0123456789abcdefSECRET'
 
 describe('a dataset folder with planted links', () => {
   const root = mkdtempSync(join(tmpdir(), 'links-'))
-  const out = join(root, 'out')
+  const out = datasetCopy('2026-08-07', root)
   const secret = join(root, 'secret.env')
 
   beforeAll(() => {
     writeFileSync(secret, `${SECRET}\nOTHER=1\n`)
-    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
   })
 
   const github = (args: string[]) => {
@@ -76,12 +76,7 @@ describe('a dataset folder with planted links', () => {
 })
 
 describe('a dataset folder whose manifest.json is not what it says', () => {
-  const newest = release('2026-08-07').path
-  const folder = () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'out')
-    expect(cli(['build', newest, '--out', out]).status).toBe(0)
-    return out
-  }
+  const folder = () => datasetCopy('2026-08-07')
   const manifestReport = (out: string) => {
     const run = cli(['validate', out, '--json'])
     const reports = JSON.parse(run.stdout) as { source: { file: string }; diagnostics: { code: string; message: string }[] }[]
@@ -146,8 +141,7 @@ describe('validate DIR while a build replaces DIR', () => {
 describe('several paths, one of them unusable', () => {
   it('every path gets its report (an unreadable one an error in its own), the summary lists them all, exit 2', () => {
     const root = mkdtempSync(join(tmpdir(), 'paths-'))
-    const out = join(root, 'out')
-    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const out = builtDataset('2026-08-07')
     const cut = join(root, 'glossary.parquet')
     writeFileSync(cut, readFileSync(join(out, 'glossary.parquet')).subarray(0, 3000))
     const readme = join(root, 'README.md')
@@ -168,8 +162,7 @@ describe('several paths, one of them unusable', () => {
 describe('a dataset folder in a Hugging Face layout', () => {
   it('data/<config>/train-00000-of-00001.parquet, or train-*.parquet at the top: each table told by its columns', () => {
     const root = mkdtempSync(join(tmpdir(), 'hf-layout-'))
-    const out = join(root, 'out')
-    expect(cli(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const out = builtDataset('2026-08-07')
     const nested = join(root, 'nested')
     for (const table of ['rules', 'glossary']) {
       mkdirSync(join(nested, 'data', table), { recursive: true })

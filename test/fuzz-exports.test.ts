@@ -12,9 +12,9 @@ import { configureIo } from '../src/io/settings.js'
 import { readBytes, release } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000 for the build fuzzer.
-// The damaged files that make a decoder loop are stopped after 2 s, in this file's tests (the setup
+// The damaged files that make a decoder loop are stopped after 1 s, in this file's tests (the setup
 // file puts the default back before the next file).
-beforeAll(() => configureIo({ decodeTimeoutMs: 2000 }))
+beforeAll(() => configureIo({ decodeTimeoutMs: 1000 }))
 const RUNS = Math.max(50, Math.round(Number(process.env.FUZZ_RUNS ?? 150) / 5))
 // make test replays the same cases (a red CI must mean a real change); make fuzz draws new ones.
 const SEED = process.env.FUZZ_RUNS === undefined ? { seed: 20261129 } : {}

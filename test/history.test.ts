@@ -14,23 +14,15 @@ import { startRulesHistory } from '../src/history/rules-history.js'
 import { RULES_HISTORY_TABLE } from '../src/core/tables.js'
 import { writeCsv } from '../src/exports/csv-write.js'
 import { writeJsonl } from '../src/exports/jsonl-write.js'
+import { builtHistory } from './helpers/built.js'
 import { cli, inProcess } from './helpers/cli.js'
-import { readBytes, releases, RULES_ARCHIVE } from './helpers/shared.js'
+import { readBytes, releases } from './helpers/shared.js'
 import { decode } from '../src/text/decode.js'
 
-// The history of the shared releases, built once for the tests that read it (the first to ask builds it).
-let built: { out: string; run: ReturnType<typeof cli> } | null = null
-function sharedHistory() {
-  if (!built) {
-    const out = mkdtempSync(join(tmpdir(), 'history-'))
-    built = { out, run: cli(['history', RULES_ARCHIVE, '--out', out]) }
-  }
-  return built
-}
 
 describe('mtg-rules history', () => {
   it('builds every release, oldest first, with a table and history files', () => {
-    const { out, run } = sharedHistory()
+    const { out, run } = builtHistory()
     expect(run.status).toBe(0)
     const rows = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
     const facts = releases().sort((a, b) => a.effective.localeCompare(b.effective))
@@ -107,7 +99,7 @@ describe('mtg-rules history', () => {
 })
 
 describe('the whole-history dataset: rules_history and lineage', () => {
-  const { out, run } = sharedHistory()
+  const { out, run } = builtHistory()
   const rows = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
   const facts = releases().sort((a, b) => a.effective.localeCompare(b.effective))
 

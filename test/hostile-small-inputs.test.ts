@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { decode } from '../src/text/decode.js'
 import { validateText } from '../src/validate/validate.js'
+import { builtDataset } from './helpers/built.js'
 import { CLI, readBytes, release } from './helpers/shared.js'
 
 // Small inputs that kept the tool busy, stuck or wrong (#24): each run is a whole process under a
@@ -197,8 +198,7 @@ describe('Parquet columns of other types that readers see otherwise', () => {
     ['a JSON number', "to_json(number) AS number", 'column number has type byte_array (json), expected string'],
   ])('%s: a columns error', async (_, column, message) => {
     const { duck, lit } = await import('./helpers/duckdb.js')
-    const out = join(tmp, 'typed-out')
-    if (!readdirSync(tmp).includes('typed-out')) expect(run(['build', release('2026-08-07').path, '--out', out]).status).toBe(0)
+    const out = builtDataset('2026-08-07')
     const file = join(tmp, `typed-${_.replace(/\W/g, '-')}.parquet`)
     const others = ['number', 'text', 'examples', 'index'].filter((c) => !column.endsWith(` AS ${c}`))
     await duck(`COPY (SELECT ${[...others, column].join(', ')} FROM read_parquet(${lit(join(out, 'rules.parquet'))})) TO ${lit(file)} (FORMAT parquet)`)

@@ -13,8 +13,9 @@ import { writeParquet } from '../src/exports/parquet-write.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
 import { validateFolder } from '../src/io/validate-folder.js'
 import { validateSource } from '../src/validate/validate.js'
+import { builtHistory } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
-import { readBytes, release, releases, REPO, RULES_ARCHIVE } from './helpers/shared.js'
+import { readBytes, release, releases, REPO } from './helpers/shared.js'
 
 // The one validation path must give, byte for byte, the reports the row-by-row ("exact") path gave
 // when the clean proof was deleted: test/fixtures/validate-oracle.json holds each report's sha256.
@@ -54,11 +55,9 @@ describe('one validation path, the oracle: the reports of the row-by-row path', 
   }
 
   it('the history of the shared releases: rules_history in every format', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oracle-history-'))
-    const run = cli(['history', RULES_ARCHIVE, '--out', join(dir, 'h')])
-    expect(run.status, run.stderr).toBeLessThanOrEqual(1)
-    for (const name of readdirSync(join(dir, 'h')).filter((n) => /^rules_history\.(parquet|jsonl|csv)$/.test(n)).sort()) {
-      record(`history ${name}`, await outcome(() => validateSource(name, readBytes(join(dir, 'h', name)))))
+    const { out } = builtHistory()
+    for (const name of readdirSync(out).filter((n) => /^rules_history\.(parquet|jsonl|csv)$/.test(n)).sort()) {
+      record(`history ${name}`, await outcome(() => validateSource(name, readBytes(join(out, name)))))
     }
     expect(Object.keys(seen).filter((k) => k.startsWith('history '))).toHaveLength(3)
   }, 240_000)

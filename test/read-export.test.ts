@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { configureIo, ioSettings } from '../src/io/settings.js'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
@@ -10,6 +10,8 @@ import { validateExportStream, validateSource } from '../src/validate/validate.j
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2026-06-19')
+// A decoding worker left idle is stopped after 300 ms here (2 s unless set): the test of it waits that out.
+beforeAll(() => configureIo({ decoderIdleMs: 300 }))
 const built = buildDataset(r.file, readBytes(r.path))
 const fileOf = (name: string) => built.files.find((f) => f.name === name)!.bytes
 const jsonlLines = new TextDecoder().decode(fileOf('rules.jsonl')).split('\n')
@@ -122,10 +124,11 @@ describe('damaged binary exports end in a clear error, never a hang', () => {
   // Cases found by fuzzing: each made the decoder loop without end.
   it.each([
     ['rules.parquet', 17, 255, /^read: rules\.parquet is not a readable Parquet file \(page at byte 4 of column number has a damaged header\)$/],
-    ['rules.parquet', 25, 70, /^read: rules\.parquet: decoding row group 0 did not finish within 2 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
-    ['rules.arrow', 18, 157, /^read: rules\.arrow: decoding the file did not finish within 2 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
+    ['rules.parquet', 25, 70, /^read: rules\.parquet: decoding row group 0 did not finish within 1 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
+    ['rules.arrow', 18, 157, /^read: rules\.arrow: decoding the file did not finish within 1 s: too large for the time limit \(MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it\), or damaged$/],
   ] as const)('%s with byte %i set to %i', async (name, at, value, message) => {
-    configureIo({ decodeTimeoutMs: 2000 })
+    // (The limit starts once the worker has started: a small file's decoding takes milliseconds.)
+    configureIo({ decodeTimeoutMs: 1000 })
     try {
       const small = buildDataset(r.file, readBytes(r.path).subarray(0, 120_000), { arrow: writeArrow })
       const bytes = new Uint8Array(small.files.find((f) => f.name === name)!.bytes)
@@ -149,8 +152,8 @@ it('a decoding worker is used again only after a file it read to the end: the fi
     // never stops a good file's first, cold decoding), then one whose decoder threw.
     const hung = copy('rules.parquet')
     hung[25] = 70
-    configureIo({ decodeTimeoutMs: 2000 })
-    expect((await failure('rules.parquet', hung)).message).toMatch(/did not finish within 2 s/)
+    configureIo({ decodeTimeoutMs: 1000 })
+    expect((await failure('rules.parquet', hung)).message).toMatch(/did not finish within 1 s/)
     configureIo({ decodeTimeoutMs: null })
     const broken = copy('rules.parquet')
     broken[17] = 255
@@ -160,17 +163,22 @@ it('a decoding worker is used again only after a file it read to the end: the fi
       expect(await validateSource('rules.parquet', copy('rules.parquet'))).toEqual(parquet)
       expect(await validateSource('rules.arrow', copy('rules.arrow'))).toEqual(arrow)
     }
-    // An idle worker (and the heap of its last file) is stopped after two seconds: this process is
+    // An idle worker (and the heap of its last file) is stopped after decoderIdleMs: this process is
     // back to the threads it had before any was started.
     const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1])
     // (libuv's thread pool started first, whole: it starts on its first use.)
     await readFile('/proc/self/status')
-    await new Promise((r) => setTimeout(r, 2500))
+    // (Every idle worker stopped: the count has held for a second.)
+    for (let held = 0, last = threads(), i = 0; held < 10 && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      held = threads() === last ? held + 1 : 0
+      last = threads()
+    }
     const before = threads()
     await validateSource('rules.parquet', copy('rules.parquet'))
     expect(threads()).toBeGreaterThan(before)
-    // Stopped after two seconds; a loaded host may take a little longer to end the thread.
-    for (let i = 0; i < 40 && threads() > before; i++) await new Promise((r) => setTimeout(r, 250))
+    // Stopped after 300 ms; a loaded host may take a little longer to end the thread.
+    for (let i = 0; i < 100 && threads() > before; i++) await new Promise((r) => setTimeout(r, 100))
     expect(threads()).toBe(before)
   } finally {
     configureIo({ decodeTimeoutMs: null })

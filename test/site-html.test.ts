@@ -63,10 +63,9 @@ describe('mtg-rules site with a folder it cannot use', () => {
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
     const { cli } = await import('./helpers/cli.js')
-    const { release } = await import('./helpers/shared.js')
+    const { datasetCopy } = await import('./helpers/built.js')
     const root = mkdtempSync(join(tmpdir(), 'site-bad-'))
-    const dataset = join(root, 'dataset')
-    expect(cli(['build', release('2026-08-07').path, '--out', dataset]).status).toBe(0)
+    const dataset = datasetCopy('2026-08-07', root)
     const out = join(root, 'site')
     const run = (dir: string) => {
       const r = cli(['site', dir, '--out', out])

@@ -7,8 +7,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractReferences } from '../src/core/citations.js'
 import { launchChromium, watch } from './helpers/browser.js'
+import { builtDataset, builtHistory } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
-import { REPO, release, releases, RULES_ARCHIVE } from './helpers/shared.js'
+import { REPO, releases } from './helpers/shared.js'
 
 // The website, tested in headless Chromium against the site of the newest shared release and the
 // site of the history of every shared release. Every expected value is read from the data.
@@ -32,20 +33,21 @@ const url = (site: string, path: string) => {
 }
 
 let browser: Browser
-const dataset = join(root, 'dataset')
-const history = join(root, 'history')
+// The dataset folders and the history, as the CLI builds them (built once for the test run).
+let dataset = ''
+let history = ''
+// The release with rule citations of rules that do not exist (602.1i, 405.3c).
+let danglingDataset = ''
 const site = join(root, 'site')
 const historySite = join(root, 'history-site')
-// The release with rule citations of rules that do not exist (602.1i, 405.3c).
-const danglingDataset = join(root, 'dataset-2009')
 const danglingSite = join(root, 'site-2009')
 
 beforeAll(async () => {
-  make(['build', newest.path, '--out', dataset])
+  dataset = builtDataset(newest.effective)
+  history = builtHistory().out
+  danglingDataset = builtDataset('2009-07-11')
   make(['site', dataset, '--out', site])
-  make(['history', RULES_ARCHIVE, '--out', history])
   make(['site', history, '--out', historySite])
-  make(['build', release('2009-07-11').path, '--out', danglingDataset])
   make(['site', danglingDataset, '--out', danglingSite])
   browser = await launchChromium()
 }, 240_000)

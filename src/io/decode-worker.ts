@@ -4,7 +4,7 @@ import { EtlError } from '../core/errors.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
-import { decodeTimeoutMs } from './settings.js'
+import { decodeTimeoutMs, ioSettings } from './settings.js'
 
 const script = new URL('./workers/decode-binary.mjs', import.meta.url)
 
@@ -17,9 +17,6 @@ const forget = (heapMb: number, worker: Worker) => {
   const list = idle.get(heapMb)
   if (list?.includes(worker)) list.splice(list.indexOf(worker), 1)
 }
-// An idle worker keeps the heap of the file it read: stopped when no file comes within this time
-// (a program validating now and then holds no worker).
-const IDLE_MS = 2000
 const stopTimers = new WeakMap<Worker, NodeJS.Timeout>()
 
 function takeWorker(heapMb: number): Worker {
@@ -44,12 +41,14 @@ function putBack(worker: Worker, heapMb: number): void {
   const list = idle.get(heapMb) ?? []
   idle.set(heapMb, list)
   list.push(worker)
+  // An idle worker keeps the heap of the file it read: stopped when no file comes in time (a program
+  // validating now and then holds no worker).
   stopTimers.set(
     worker,
     setTimeout(() => {
       forget(heapMb, worker)
       void worker.terminate()
-    }, IDLE_MS).unref(),
+    }, ioSettings.decoderIdleMs).unref(),
   )
   if (list.length > availableParallelism()) void list.shift()!.terminate()
 }

@@ -9,12 +9,14 @@ export interface IoSettings {
   lockTimeoutMs: number
   /** The time limit of decoding one Parquet row group or Arrow file; null: 20 s + 1 s per 10 MB of file. */
   decodeTimeoutMs: number | null
+  /** How long a decoding worker left without a file waits for one before it is stopped, with its heap (default 2 s). */
+  decoderIdleMs: number
   /** A pause after each file written into an output folder: a test seam, to interrupt a write (default 0). */
   writeDelayMs: number
 }
 
 /** The settings a process starts with. */
-export const DEFAULT_IO_SETTINGS: Readonly<IoSettings> = Object.freeze({ fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, writeDelayMs: 0 })
+export const DEFAULT_IO_SETTINGS: Readonly<IoSettings> = Object.freeze({ fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, decoderIdleMs: 2000, writeDelayMs: 0 })
 
 const settings: IoSettings = { ...DEFAULT_IO_SETTINGS }
 

@@ -1,0 +1,45 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { cli, type Run } from './cli.js'
+import { RULES_ARCHIVE, release } from './shared.js'
+
+// What the CLI builds from the shared releases, built once per test run for the tests that only read
+// it (a build is ~0.4 s of CPU, the history of the shared releases ~4 s): under the run's temporary
+// root, one folder per input, each made whole in a folder of its own and renamed into place, so that
+// two test workers asking at once both get a whole one. Read these folders, never change them: a test
+// that changes a dataset folder takes a copy (datasetCopy).
+
+const shared = () => join(tmpdir(), 'shared-builds')
+
+/** The CLI run `args` into `out`, once per test run: its folder and what the run printed. */
+function once(name: string, args: (out: string) => string[]): { out: string; run: Run } {
+  const home = join(shared(), name)
+  if (!existsSync(home)) {
+    mkdirSync(shared(), { recursive: true })
+    const making = mkdtempSync(join(shared(), `.${name}-`))
+    const run = cli(args(join(making, 'out')))
+    if (run.status !== 0) throw new Error(`mtg-rules ${args('OUT').join(' ')}: exit ${run.status}: ${run.stderr}`)
+    writeFileSync(join(making, 'run.json'), JSON.stringify(run))
+    try {
+      renameSync(making, home)
+    } catch {
+      // Another worker's copy landed first: the same bytes (a build is deterministic).
+      rmSync(making, { recursive: true, force: true })
+    }
+  }
+  return { out: join(home, 'out'), run: JSON.parse(readFileSync(join(home, 'run.json'), 'utf8')) as Run }
+}
+
+/** The dataset folder `mtg-rules build` writes for the shared release effective on `date` (read only). */
+export const builtDataset = (date: string): string => once(date, (out) => ['build', release(date).path, '--out', out]).out
+
+/** A copy of that folder, as `parent/out` (a new temporary folder when none is given), to change. */
+export function datasetCopy(date: string, parent = mkdtempSync(join(tmpdir(), 'dataset-'))): string {
+  const out = join(parent, 'out')
+  cpSync(builtDataset(date), out, { recursive: true })
+  return out
+}
+
+/** The folder `mtg-rules history` writes for the shared releases, and what that run printed (read only). */
+export const builtHistory = (): { out: string; run: Run } => once('history', (out) => ['history', RULES_ARCHIVE, '--out', out])

@@ -304,6 +304,42 @@ async function dictionaryArrow(rows: { number: string; text: string; index: numb
   )
 }
 
+/** Rows as an Arrow file whose text is held as views (Utf8View, lists of Utf8View), as Polars writes text. */
+async function viewArrow(rows: { number: string; text: string; examples: string[]; index: number }[]): Promise<Uint8Array> {
+  const { Field, Int64, List, Table, Utf8View, tableToIPC, vectorFromArray } = await import('apache-arrow')
+  const text = () => new Utf8View()
+  return tableToIPC(
+    new Table({
+      number: vectorFromArray(rows.map((r) => r.number), text()),
+      text: vectorFromArray(rows.map((r) => r.text), text()),
+      examples: vectorFromArray(rows.map((r) => r.examples), new List(new Field('item', text(), true))),
+      index: vectorFromArray(rows.map((r) => BigInt(r.index)), new Int64()),
+    }),
+    'file',
+  )
+}
+
+describe('Arrow text held as views (Utf8View), as Polars writes it', () => {
+  it('reads as text: the same report as the same rows written as Utf8', async () => {
+    const rows = built.tables[0]!.rows
+    const views = await validateSource('rules.arrow', await viewArrow(rows))
+    expect(views.source.rows).toBe(r.rules)
+    expect(views).toEqual(await validateSource('rules.arrow', writeArrow((await import('../src/core/tables.js')).RULES_TABLE, rows)))
+  })
+
+  it('a view that points past its data buffer is refused in one line, never read cut short', async () => {
+    const { Table, Utf8View, makeData, makeVector, tableToIPC, tableFromIPC } = await import('apache-arrow')
+    // The 2nd row's text (longer than 12 bytes: kept in the data buffer) made to end 5 bytes past it.
+    const good = tableFromIPC(await viewArrow(built.tables[0]!.rows.slice(0, 3))).getChild('text')!.data[0]!
+    const views = new Uint8Array(good.values)
+    const buffer = good.variadicBuffers[0]!
+    new DataView(views.buffer).setInt32(16 + 12, buffer.length - new DataView(views.buffer).getInt32(16, true) + 5, true)
+    const text = makeVector(makeData({ type: new Utf8View(), length: 3, nullCount: 0, views, variadicBuffers: [buffer] }))
+    const e = await failure('rules.arrow', tableToIPC(new Table({ text }), 'file'))
+    expect(e.message).toBe('read: rules.arrow is not an Arrow IPC file (column text, row 2: its offsets point outside the values they index)')
+  })
+})
+
 describe('text that is not valid UTF-8', () => {
   it('is refused alike in Parquet (in a file or in memory), Arrow, JSONL and CSV, never read as U+FFFD', async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs')
@@ -348,6 +384,9 @@ describe('text that is not valid UTF-8', () => {
       ['examples.arrow', damage(writeArrow(RULES_TABLE, inExample))],
       // The text column dictionary-encoded (pandas' categoricals are written so).
       ['dictionary.arrow', damage(await dictionaryArrow(rows))],
+      // Held as views: in the data buffer (longer than 12 bytes), and inline in the view (' é').
+      ['views.arrow', damage(await viewArrow(rows))],
+      ['inline.arrow', damage(await viewArrow(inExample.map((row, i) => (i === 1 ? { ...row, examples: [' é'] } : row))))],
       ['rules.jsonl', damage(writeJsonl(RULES_TABLE, rows))],
       ['rules.csv', damage(writeCsv(RULES_TABLE, rows))],
     ] as const) {
@@ -375,6 +414,10 @@ describe('text that is not valid UTF-8', () => {
       'examples.arrow file': 'read: examples.arrow is not valid UTF-8 (column examples, row 2)',
       'dictionary.arrow memory': 'read: dictionary.arrow is not valid UTF-8 (column text, row 3)',
       'dictionary.arrow file': 'read: dictionary.arrow is not valid UTF-8 (column text, row 3)',
+      'views.arrow memory': 'read: views.arrow is not valid UTF-8 (column text, row 3)',
+      'views.arrow file': 'read: views.arrow is not valid UTF-8 (column text, row 3)',
+      'inline.arrow memory': 'read: inline.arrow is not valid UTF-8 (column examples, row 2)',
+      'inline.arrow file': 'read: inline.arrow is not valid UTF-8 (column examples, row 2)',
       'rules.jsonl memory': 'read: rules.jsonl is not valid UTF-8',
       'rules.jsonl file': 'read: rules.jsonl is not valid UTF-8',
       'rules.csv memory': 'read: rules.csv is not valid UTF-8',

@@ -180,8 +180,9 @@ function isArrowFile(bytes: Uint8Array): boolean {
 }
 
 // Arrow type names as the Parquet check names them: Utf8 → string, Int64 → int64, List<Utf8> → list<string>.
+// Text held as views (Utf8View: Polars writes it so) is text too.
 function arrowTypeName(type: string): string {
-  const names: Record<string, string> = { Utf8: 'string', LargeUtf8: 'string', Int64: 'int64', Float64: 'double', Bool: 'boolean' }
+  const names: Record<string, string> = { Utf8: 'string', LargeUtf8: 'string', Utf8View: 'string', Int64: 'int64', Float64: 'double', Bool: 'boolean' }
   const list = /^(?:Large)?List<(.*)>$/.exec(type)
   if (list) return `list<${arrowTypeName(list[1]!)}>`
   return names[type] ?? type.toLowerCase()

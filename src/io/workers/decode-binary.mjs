@@ -102,7 +102,7 @@ async function decodeArrow({ buffer, maxTextBytes }) {
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))
-  for (const name of names) requireArrowOffsets(table.getChild(name), name)
+  for (const name of names) requireArrowOffsets(table.getChild(name), name, DataType)
   for (const name of names) requireArrowUtf8(table.getChild(name), name, DataType)
   const columns = names.map((n) => Array.from(table.getChild(n) ?? [], plain))
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
@@ -113,17 +113,21 @@ async function decodeArrow({ buffer, maxTextBytes }) {
  * claim millions of items its column does not hold, which reading would then make. Each column's
  * offsets (and its children's) must run forward within what they index, or the file is refused.
  */
-function requireArrowOffsets(vector, name) {
+function requireArrowOffsets(vector, name, DataType) {
   let firstRow = 0
   for (const data of vector?.data ?? []) {
-    const bad = badOffsetsRow(data)
+    const bad = badOffsetsRow(data, DataType)
     if (bad !== null) throw new Error(`column ${name}, row ${firstRow + bad + 1}: its offsets point outside the values they index`)
     firstRow += data.length
   }
 }
 
 /** The first row of an Arrow Data (or of its children, as their own rows) whose offsets are out of order or out of range, or null. */
-function badOffsetsRow(data) {
+function badOffsetsRow(data, DataType) {
+  if (isView(data, DataType)) {
+    for (let row = 0; row < data.length; row++) if (data.getValid(row) && viewBytes(data, row) === null) return row
+    return null
+  }
   const offsets = data.valueOffsets
   // What the offsets index: a list's child rows, or a text's (or binary's) bytes; a dense union's offsets are no range.
   const size = data.children?.length === 1 ? data.children[0].length : data.values?.length
@@ -135,10 +139,29 @@ function badOffsetsRow(data) {
       if (!(from >= 0 && from <= to && to <= size)) return row
     }
   }
-  for (const child of data.children ?? []) if (badOffsetsRow(child) !== null) return 0
+  for (const child of data.children ?? []) if (badOffsetsRow(child, DataType) !== null) return 0
   // A dictionary's words are indexed by offsets of their own.
-  for (const words of data.dictionary?.data ?? []) if (badOffsetsRow(words) !== null) return 0
+  for (const words of data.dictionary?.data ?? []) if (badOffsetsRow(words, DataType) !== null) return 0
   return null
+}
+
+// A view column (Utf8View, as Polars writes text, or BinaryView) holds 16 bytes a row: the value's
+// length, then the value itself when it has at most 12 bytes, else its first 4 bytes, the index of a
+// data buffer and the value's offset in it. apache-arrow cuts a view that points past its buffer
+// short without a word, so each is checked here before the column is read.
+const isView = (data, DataType) => DataType.isUtf8View(data.type) || DataType.isBinaryView(data.type)
+const int32At = (bytes, at) => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)
+
+/** The bytes of row `row` of a view column, or null when its view points outside the buffers. */
+function viewBytes(data, row) {
+  const views = data.values
+  const at = row * 16
+  if (!(at + 16 <= views.length)) return null
+  const size = int32At(views, at)
+  if (size <= 12) return size < 0 ? null : views.subarray(at + 4, at + 4 + size)
+  const buffer = data.variadicBuffers?.[int32At(views, at + 8)]
+  const from = int32At(views, at + 12)
+  return buffer && from >= 0 && from + size <= buffer.length ? buffer.subarray(from, from + size) : null
 }
 
 /**
@@ -159,6 +182,10 @@ function requireArrowUtf8(vector, name, DataType) {
 function badTextRow(data, DataType) {
   const offsets = data.valueOffsets
   if (DataType.isUtf8(data.type) || DataType.isLargeUtf8(data.type)) return firstNotUtf8(data.values, (i) => Number(offsets[i]), data.length)
+  if (DataType.isUtf8View(data.type)) {
+    for (let row = 0; row < data.length; row++) if (data.getValid(row) && !isUtf8(viewBytes(data, row))) return row
+    return null
+  }
   if (DataType.isDictionary(data.type)) {
     let entry = 0
     for (const words of data.dictionary?.data ?? []) {

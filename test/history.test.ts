@@ -11,7 +11,7 @@ import { lineageIndexOf } from '../src/history/lineage-index.js'
 import { writeFilesInto } from '../src/io/history-tasks.js'
 import { EtlError } from '../src/core/errors.js'
 import { startRulesHistory } from '../src/history/rules-history.js'
-import { RULES_HISTORY_TABLE } from '../src/core/tables.js'
+import { RULES_HISTORY_TABLE, RULES_TABLE } from '../src/core/tables.js'
 import { writeCsv } from '../src/exports/csv-write.js'
 import { writeJsonl } from '../src/exports/jsonl-write.js'
 import { builtHistory } from './helpers/built.js'
@@ -141,6 +141,13 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const lines = historyLines(historyPrefixes('2026-01-01', odd), chunk)
     expect(Buffer.from(lines.jsonl).toString()).toBe(Buffer.from(writeJsonl(RULES_HISTORY_TABLE, chunk)).toString())
     expect(Buffer.from(lines.csv).toString()).toBe(Buffer.from(writeCsv(RULES_HISTORY_TABLE, chunk).subarray(csvHeader)).toString())
+    // A CR LF inside a text: the release's own CSV cannot be cut into its rows, and the prefixes are
+    // written a row at a time by the same writers.
+    const crlf = [{ ...odd[0]!, text: 'Two\r\nlines' }]
+    expect(historyPrefixesOf('2026-01-01', 1, writeJsonl(RULES_TABLE, crlf), writeCsv(RULES_TABLE, crlf))).toBeNull()
+    const crlfChunk = startRulesHistory().add('2026-01-01', crlf, null)
+    const crlfLines = historyLines(historyPrefixes('2026-01-01', crlf), crlfChunk)
+    expect([Buffer.from(crlfLines.jsonl).toString(), Buffer.from(crlfLines.csv).toString()]).toEqual([Buffer.from(writeJsonl(RULES_HISTORY_TABLE, crlfChunk)).toString(), Buffer.from(writeCsv(RULES_HISTORY_TABLE, crlfChunk).subarray(csvHeader)).toString()])
     // Lineage columns are ASCII as history writes them; a row given other characters there is still
     // written as the writers write it.
     const foreign = chunk.map((r) => ({ ...r, rule_id: '2026-01-01:100.1~Æ' }))

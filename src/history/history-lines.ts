@@ -1,6 +1,7 @@
 import { RULES_HISTORY_TABLE, type TableRow, type TableSpec } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
-import { csvField } from '../exports/csv-write.js'
+import { csvField, writeCsv } from '../exports/csv-write.js'
+import { writeJsonl } from '../exports/jsonl-write.js'
 
 /**
  * A release's rules_history rows in JSONL and CSV, written up to the lineage columns (rule_id,
@@ -26,15 +27,19 @@ if (LEADING.join() !== 'release,number,text,examples,index') throw new Error('hi
 export const HISTORY_LEADING_TABLE: TableSpec = { ...RULES_HISTORY_TABLE, columns: RULES_HISTORY_TABLE.columns.slice(0, -LINEAGE_COLUMNS.length) }
 export const HISTORY_LINEAGE_TABLE: TableSpec = { ...RULES_HISTORY_TABLE, columns: RULES_HISTORY_TABLE.columns.slice(-LINEAGE_COLUMNS.length) }
 
-/** The leading columns of each row (release, number, text, examples, index), as writeJsonl and writeCsv write them. */
+/**
+ * The leading columns of each row (release, number, text, examples, index), written by writeJsonl
+ * and writeCsv a row at a time: the way when the release's own files cannot be cut (historyPrefixesOf).
+ */
 export function historyPrefixes(release: string, rows: RuleRow[]): HistoryPrefixes {
-  const releaseJson = JSON.stringify(release)
-  const releaseCsv = csvField(release)
-  const jsonl: string[] = []
-  const csv: string[] = []
-  rows.forEach((row, i) => {
-    jsonl.push(`{"release":${releaseJson},"number":${JSON.stringify(row.number)},"text":${JSON.stringify(row.text)},"examples":${JSON.stringify(row.examples)},"index":${i}`)
-    csv.push(`${releaseCsv},${csvField(row.number)},${csvField(row.text)},${csvField(JSON.stringify(row.examples))},${i}`)
+  const header = writeCsv(HISTORY_LEADING_TABLE, []).length
+  const jsonl: Uint8Array[] = []
+  const csv: Uint8Array[] = []
+  rows.forEach((row, index) => {
+    const leading = { release, number: row.number, text: row.text, examples: row.examples, index }
+    // Each line without its end: `}` and `\n` in JSONL, `\r\n` in CSV (and the CSV header).
+    jsonl.push(writeJsonl(HISTORY_LEADING_TABLE, [leading]).subarray(0, -2))
+    csv.push(writeCsv(HISTORY_LEADING_TABLE, [leading]).subarray(header, -2))
   })
   const [jsonlBytes, jsonlEnds] = joined(jsonl)
   const [csvBytes, csvEnds] = joined(csv)
@@ -86,11 +91,11 @@ function cut(bytes: Buffer, separator: string, count: number, from: number, head
   return [out, ends]
 }
 
-function joined(parts: string[]): [Uint8Array, Int32Array] {
+function joined(parts: Uint8Array[]): [Uint8Array, Int32Array] {
   const ends = new Int32Array(parts.length)
   let at = 0
-  parts.forEach((p, i) => (ends[i] = at += Buffer.byteLength(p, 'utf8')))
-  return [Buffer.from(parts.join(''), 'utf8'), ends]
+  parts.forEach((p, i) => (ends[i] = at += p.length))
+  return [Buffer.concat(parts), ends]
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cli, type Run } from './cli.js'
@@ -8,7 +8,8 @@ import { RULES_ARCHIVE, release } from './shared.js'
 // it (a build is ~0.4 s of CPU, the history of the shared releases ~4 s): under the run's temporary
 // root, one folder per input, each made whole in a folder of its own and renamed into place, so that
 // two test workers asking at once both get a whole one. Read these folders, never change them: a test
-// that changes a dataset folder takes a copy (datasetCopy).
+// that changes a dataset folder takes a copy (datasetCopy). The run fails when one has changed
+// (changedSharedBuilds, from the global setup's teardown).
 
 const shared = () => join(tmpdir(), 'shared-builds')
 
@@ -21,6 +22,7 @@ function once(name: string, args: (out: string) => string[]): { out: string; run
     const run = cli(args(join(making, 'out')))
     if (run.status !== 0) throw new Error(`mtg-rules ${args('OUT').join(' ')}: exit ${run.status}: ${run.stderr}`)
     writeFileSync(join(making, 'run.json'), JSON.stringify(run))
+    writeFileSync(join(making, 'files.json'), JSON.stringify(filesOf(join(making, 'out'))))
     try {
       renameSync(making, home)
     } catch {
@@ -43,3 +45,26 @@ export function datasetCopy(date: string, parent = mkdtempSync(join(tmpdir(), 'd
 
 /** The folder `mtg-rules history` writes for the shared releases, and what that run printed (read only). */
 export const builtHistory = (): { out: string; run: Run } => once('history', (out) => ['history', RULES_ARCHIVE, '--out', out])
+
+/** Every file below `dir` (its path inside it), with its size, time of change and inode. */
+function filesOf(dir: string, under = ''): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const e of readdirSync(join(dir, under), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(under, e.name)
+    if (e.isDirectory()) Object.assign(out, filesOf(dir, path))
+    else {
+      const st = statSync(join(dir, path))
+      out[path] = `${st.size} ${st.mtimeMs} ${st.ino}`
+    }
+  }
+  return out
+}
+
+/** The shared builds a test changed (written, added, removed or replaced files) under the run's temporary root. */
+export function changedSharedBuilds(root: string): string[] {
+  const home = join(root, 'shared-builds')
+  if (!existsSync(home)) return []
+  return readdirSync(home)
+    .filter((name) => !name.startsWith('.'))
+    .filter((name) => JSON.stringify(filesOf(join(home, name, 'out'))) !== readFileSync(join(home, name, 'files.json'), 'utf8'))
+}

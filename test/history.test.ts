@@ -209,7 +209,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
       ['rules_history.parquet', true],
       ['manifest.json', true],
     ])
-    const broken = join(out, 'broken-history.jsonl')
+    const broken = join(mkdtempSync(join(tmpdir(), 'broken-history-')), 'rules_history.jsonl')
     const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
     const at = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')
     lines[at] = JSON.stringify({ ...rows[at], previous_number: '701.99' })

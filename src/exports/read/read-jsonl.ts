@@ -48,6 +48,8 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   let partial: string[] = []
   let partialLength = 0
   let lineNo = 0
+  // The line of the first record (blank lines before it aside): where a JSON array shows itself.
+  let firstLine = 0
   let ended = false
   const tooLong = () => new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo + 1} is longer than ${MAX_JSONL_LINE} characters (a row is a few kilobytes)`)
   // The records of the next piece of text that holds any, parsed in one synchronous run.
@@ -76,6 +78,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         lineNo++
         const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
         if (line.trim() === '') continue
+        firstLine ||= lineNo
         if (line.length > MAX_JSONL_LINE) {
           lineNo--
           throw tooLong()
@@ -84,10 +87,10 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         try {
           parsed = JSON.parse(line)
         } catch (e) {
-          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})${lineNo === 1 && line.trim() === '[' ? NOT_JSON_LINES : ''}`)
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})${lineNo === firstLine && line.trimStart().startsWith('[') ? NOT_JSON_LINES : ''}`)
         }
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object${lineNo === 1 && Array.isArray(parsed) ? NOT_JSON_LINES : ''}`)
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object${lineNo === firstLine && Array.isArray(parsed) ? NOT_JSON_LINES : ''}`)
         }
         let keys = 0
         for (const _ in parsed) if (++keys > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} has more than ${MAX_KEYS} keys (a row of these tables has at most eight)`)

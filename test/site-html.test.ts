@@ -84,3 +84,33 @@ describe('mtg-rules site with a folder it cannot use', () => {
     expect(cli(['site', dataset, '--out', out]).stderr).toMatch(/is not a validation report/)
   }, 60_000)
 })
+
+describe('an interrupted site', () => {
+  it('SIGINT while its pages are written: the previous site intact, no staging folder left, exit 130', async () => {
+    const { spawn } = await import('node:child_process')
+    const { createHash } = await import('node:crypto')
+    const { mkdtempSync, readdirSync, readFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join, relative } = await import('node:path')
+    const { builtDataset } = await import('./helpers/built.js')
+    const { cli } = await import('./helpers/cli.js')
+    const { CLI } = await import('./helpers/shared.js')
+    const parent = mkdtempSync(join(tmpdir(), 'site-interrupted-'))
+    const site = join(parent, 'site')
+    expect(cli(['site', builtDataset('2026-08-07'), '--out', site]).status).toBe(0)
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+    const digest = () => Object.fromEntries(files(site).map((f) => [relative(site, f), createHash('sha256').update(readFileSync(f)).digest('hex')]))
+    const before = digest()
+    // Written again, from the 2009-07-11 release, a pause after each batch of pages: interrupted once
+    // the staging folder holds pages.
+    const child = spawn(process.execPath, [CLI, 'site', builtDataset('2009-07-11'), '--out', site], { env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' }, stdio: 'ignore' })
+    const staging = () => readdirSync(parent).filter((n) => n.startsWith('.site.staging-'))
+    const writing = () => staging().some((s) => files(join(parent, s)).length > 1)
+    for (let i = 0; i < 400 && !writing(); i++) await new Promise((res) => setTimeout(res, 25))
+    expect(writing()).toBe(true)
+    child.kill('SIGINT')
+    expect(await new Promise<number | null>((res) => child.on('exit', (c) => res(c)))).toBe(130)
+    expect(readdirSync(parent).filter((n) => n.startsWith('.'))).toEqual([])
+    expect(digest()).toEqual(before)
+  }, 60_000)
+})

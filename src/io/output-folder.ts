@@ -1,4 +1,4 @@
-import { chmodSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createHash, randomBytes } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
@@ -112,12 +112,24 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
       try {
         if (!folders.has(dirname(path))) mkdirSync(dirname(path), { recursive: true })
         folders.add(dirname(path))
-        const file = await open(path, 'wx')
-        try {
-          await file.writeFile(bytes)
-          if (durable) await file.sync()
-        } finally {
-          await file.close()
+        if (durable) {
+          const file = await open(path, 'wx')
+          try {
+            await file.writeFile(bytes)
+            await file.sync()
+          } finally {
+            await file.close()
+          }
+        } else {
+          // Unsynced files are written on this thread, one after another: creating files in one
+          // folder from libuv's threads at once gained no time and cost twice the kernel's CPU
+          // (measured on a site's 4,000 pages), the threads spinning on the folder's lock.
+          const fd = openSync(path, 'wx')
+          try {
+            writeFileSync(fd, bytes)
+          } finally {
+            closeSync(fd)
+          }
         }
       } catch (e) {
         if (abortOnFailure) handle.abort()
@@ -191,6 +203,8 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
 export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions & { durable?: boolean } = {}): Promise<string | null> {
   const staging = await openStaging(dir, owned, options)
   for (let at = 0; at < files.length; at += WRITES_AT_ONCE) {
+    // (Unsynced writes run on this thread: a signal is seen between batches.)
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve))
     const settled = await Promise.allSettled(files.slice(at, at + WRITES_AT_ONCE).map((f) => staging.write(f.name, f.bytes, options.durable ?? true, false)))
     const failed = settled.find((s) => s.status === 'rejected')
     if (failed) {

@@ -65,6 +65,10 @@ export async function buildHistory(archive: string, out: string, options: Histor
   // Each release built on a core of its own (workers/history-worker.ts), with this thread's settings.
   const pool = startWorkerPool<HistoryTask, BuiltRelease>(new URL('./workers/history-worker.js', import.meta.url), {
     workerData: { settings: { ...ioSettings } },
+    // A release's build keeps little alive: a young generation of at most 16 MB (V8's default lets
+    // it grow larger) took 20–40 MB off the peak of 130 releases, in the same time (8 MB: ~50 MB
+    // off, and a tenth slower).
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
     inline: runHistoryTask,
   })
   const createdBy = `${TOOL.name} version ${TOOL.version}`

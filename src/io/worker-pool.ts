@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 import { EtlError, type EtlErrorCode } from '../core/errors.js'
 
 /** Tasks run on the machine's cores. */
@@ -16,6 +16,8 @@ export interface PoolOptions<Task, Result> {
   size?: number
   /** Given to every worker as its workerData. */
   workerData?: unknown
+  /** Every worker's heap limits (Node's Worker resourceLimits). */
+  resourceLimits?: ResourceLimits
   /** How a task runs in this thread where the compiled worker script is not there (tests run the TypeScript source). */
   inline: (task: Task) => Promise<Result>
 }
@@ -60,7 +62,7 @@ export function startWorkerPool<Task extends object, Result>(script: URL, option
     if (!closed) release(spawn())
   }
   const spawn = (): Worker => {
-    const w = new Worker(script, { workerData: options.workerData })
+    const w = new Worker(script, { workerData: options.workerData, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) })
     all.add(w)
     w.on('message', (m: Answer) => {
       const task = running.get(w)

@@ -4,7 +4,7 @@ import { EtlError } from '../core/errors.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
-import { decodeTimeoutMs, ioSettings } from './settings.js'
+import { decodeTimeoutMs, ioSettings, timeLimit } from './settings.js'
 
 const script = new URL('./workers/decode-binary.mjs', import.meta.url)
 
@@ -134,7 +134,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
         onReady = null
         finish()
         // The file's structure was checked before decoding: a valid file can simply be too large.
-        reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${Math.round(timeoutMs / 1000)} s: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
+        reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${timeLimit(timeoutMs)}: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
       }
       timer = setTimeout(expire, ready ? timeoutMs : STARTUP_MS + timeoutMs)
       if (!ready) {

@@ -4,7 +4,7 @@ import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
 import { describeFsError } from './fs-errors.js'
-import { ioSettings } from './settings.js'
+import { ioSettings, timeLimit } from './settings.js'
 
 
 export { MAX_EXPORT_BYTES, MAX_TEXT_BYTES } from '../core/limits.js'
@@ -82,7 +82,7 @@ async function readUnsized(path: string, st: Stats, maxBytes: number): Promise<U
       if (n === 0 && (total > 0 || !st.isFIFO())) break
       if (Date.now() - idleSince > ioSettings.fifoTimeoutMs) {
         const why = total === 0 ? 'no writer opened it, or it sent nothing' : 'it stopped sending'
-        throw new EtlError('INPUT_UNREADABLE', `read: ${path} is ${kind}: ${why} within ${ioSettings.fifoTimeoutMs / 1000} s`)
+        throw new EtlError('INPUT_UNREADABLE', `read: ${path} is ${kind}: ${why} within ${timeLimit(ioSettings.fifoTimeoutMs)}`)
       }
       await new Promise((r) => setTimeout(r, 20))
     }

@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { EtlError } from '../core/errors.js'
 import { describeFsError } from './fs-errors.js'
-import { ioSettings } from './settings.js'
+import { ioSettings, timeLimit } from './settings.js'
 
 /** Whether a process of that id runs (a lock or leftover of a killed run belongs to none). */
 export const alive = (pid: number) => {
@@ -58,7 +58,7 @@ export async function acquireLock(lock: string, target: string, timeoutMs: numbe
     }
     if (Date.now() > deadline) {
       const who = Number.isNaN(holder) || holder === 0 ? 'a run that is starting' : `pid ${holder}`
-      throw new EtlError('OUTPUT_BUSY', `write: ${target} is being written by another run (${who}) for more than ${Math.round(timeoutMs / 1000)} s`)
+      throw new EtlError('OUTPUT_BUSY', `write: ${target} is being written by another run (${who}) for more than ${timeLimit(timeoutMs)}`)
     }
     await new Promise((r) => setTimeout(r, 25 + Math.random() * 50))
   }

@@ -28,5 +28,8 @@ export function configureIo(next: Partial<IoSettings>): void {
   Object.assign(settings, next)
 }
 
+/** A time limit as an error line gives it: "2 s", "0.5 s" (never "0 s" for a limit under a second), "50 ms". */
+export const timeLimit = (ms: number): string => (ms < 100 ? `${Math.round(ms)} ms` : `${ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)} s`)
+
 /** The time limit of decoding a file of `size` bytes, in one place for every decoder. */
 export const decodeTimeoutMs = (size: number): number => settings.decodeTimeoutMs ?? 20_000 + size / 10_000

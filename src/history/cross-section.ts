@@ -78,6 +78,50 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
   return pairs
 }
 
+/**
+ * Step 7 of the matcher (diff.ts): subrules left on both sides under a rule and its successor are
+ * one reworded subrule when enough of their words agree (Dice, `least.plain`), and enough of their
+ * rare ones (Dice weighted by rarity, `least.weighted`), best pairs first. The 2009 rewrite reworded whole lists this way ("A player
+ * with 0 or less life loses the game." became "If a player has 0 or less life, he or she loses the
+ * game."); the parent's link is what makes the lower similarity safe, and the rare words keep two
+ * sentences of one template apart (a planeswalker's "put into its owner's graveyard" is not an Aura's).
+ */
+export function rewordedSubrulePairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, least: { plain: number; weighted: number }): { o: number; n: number; sim: number }[] {
+  const freeOld = new Map<string, Prepared[]>()
+  for (const o of olds) {
+    const parent = newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0 ? parentNumber(o.parsed) : null
+    const successor = parent === null ? undefined : ruleMap.get(parent)
+    if (successor === undefined) continue
+    const list = freeOld.get(successor)
+    if (list) list.push(o)
+    else freeOld.set(successor, [o])
+  }
+  const near: [Prepared, Prepared, number][] = []
+  for (const n of news) {
+    const parent = oldOf[n.pos]! < 0 && n.parsed !== null && n.ids.length > 0 ? parentNumber(n.parsed) : null
+    for (const o of parent === null ? [] : (freeOld.get(parent) ?? [])) {
+      const dice = diceOfIds(o.ids, n.ids)
+      if (dice >= least.plain) near.push([o, n, dice])
+    }
+  }
+  if (near.length === 0) return []
+  const sections = new Set(near.flatMap(([o, n]) => [o.section, n.section]))
+  const weight = rarity([...olds, ...news].filter((r) => sections.has(r.section)))
+  const total = (ids: Int32Array) => ids.reduce((sum, id) => sum + (weight[id] ?? 0), 0)
+  const candidates = near
+    .map(([o, n, dice]) => ({ o: o.pos, n: n.pos, sim: dice, weighted: weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids)) }))
+    .filter((c) => c.weighted >= least.weighted)
+    .sort((a, b) => b.sim - a.sim || a.n - b.n || a.o - b.o)
+  const pairs: { o: number; n: number; sim: number }[] = []
+  const used = new Set<string>()
+  for (const c of candidates) {
+    if (used.has(`o${c.o}`) || used.has(`n${c.n}`)) continue
+    used.add(`o${c.o}`).add(`n${c.n}`)
+    pairs.push({ o: c.o, n: c.n, sim: c.sim })
+  }
+  return pairs
+}
+
 // A long text that keeps most of its words (plain Dice at the threshold) may lose more of its
 // rare ones: the 2009 rewrite renamed terms throughout ("play" → "cast", "in play" → "on the
 // battlefield"). Boilerplate is short or templated, and a templated pair gets no slack.

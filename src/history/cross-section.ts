@@ -79,27 +79,38 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
 }
 
 /**
- * Step 7 of the matcher (diff.ts): subrules left on both sides under a rule and its successor are
- * one reworded subrule when enough of their words agree (Dice, `least.plain`), and enough of their
- * rare ones (Dice weighted by rarity, `least.weighted`), best pairs first. The 2009 rewrite reworded whole lists this way ("A player
- * with 0 or less life loses the game." became "If a player has 0 or less life, he or she loses the
- * game."); the parent's link is what makes the lower similarity safe, and the rare words keep two
- * sentences of one template apart (a planeswalker's "put into its owner's graveyard" is not an Aura's).
+ * Step 7 of the matcher (diff.ts): what is left on both sides at the same place is one reworded rule
+ * when enough of their words agree (Dice, `least.plain`), and enough of their rare ones (Dice
+ * weighted by rarity, `least.weighted`), best pairs first. The same place: two subrules under a rule
+ * and its successor (the 2009 rewrite reworded whole lists so: "A player with 0 or less life loses
+ * the game." became "If a player has 0 or less life, he or she loses the game."), or two numbers
+ * equal once the old section is renumbered as its rules were (the 2009 mulligan rule, 101.4 → 103.4,
+ * rewritten with its section). The place is what makes the lower similarity safe; the rare words
+ * keep two sentences of one template apart (a planeswalker's "put into its owner's graveyard" is not
+ * an Aura's).
  */
-export function rewordedSubrulePairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, least: { plain: number; weighted: number }): { o: number; n: number; sim: number }[] {
+export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, sectionMap: Map<string, string>, least: { plain: number; weighted: number }): { o: number; n: number; sim: number }[] {
+  // Each free old row under the places it may be found at: `p:` its parent's successor, `n:` its number in the renumbered section.
   const freeOld = new Map<string, Prepared[]>()
-  for (const o of olds) {
-    const parent = newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0 ? parentNumber(o.parsed) : null
-    const successor = parent === null ? undefined : ruleMap.get(parent)
-    if (successor === undefined) continue
-    const list = freeOld.get(successor)
+  const place = (key: string, o: Prepared) => {
+    const list = freeOld.get(key)
     if (list) list.push(o)
-    else freeOld.set(successor, [o])
+    else freeOld.set(key, [o])
+  }
+  for (const o of olds) {
+    if (newOf[o.pos]! >= 0 || o.parsed === null || o.ids.length === 0) continue
+    const parent = parentNumber(o.parsed)
+    const successor = parent === null ? undefined : ruleMap.get(parent)
+    if (successor !== undefined) place(`p:${successor}`, o)
+    const section = sectionMap.get(o.section)
+    if (section !== undefined && section !== o.section) place(`n:${section}${o.row.number.slice(o.section.length)}`, o)
   }
   const near: [Prepared, Prepared, number][] = []
   for (const n of news) {
-    const parent = oldOf[n.pos]! < 0 && n.parsed !== null && n.ids.length > 0 ? parentNumber(n.parsed) : null
-    for (const o of parent === null ? [] : (freeOld.get(parent) ?? [])) {
+    if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
+    const parent = parentNumber(n.parsed)
+    const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? [])])
+    for (const o of there) {
       const dice = diceOfIds(o.ids, n.ids)
       if (dice >= least.plain) near.push([o, n, dice])
     }

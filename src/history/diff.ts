@@ -1,4 +1,4 @@
-import { crossSectionPairs, parentsAgree, rewordedSubrulePairs, templatedPair } from './cross-section.js'
+import { crossSectionPairs, parentsAgree, rewordedPairs, templatedPair } from './cross-section.js'
 import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
 
 export type * from './diff-types.js'
@@ -8,8 +8,8 @@ const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
 /** How much closer (Dice) a rule's text must be to another number than to its own for that to be its successor. */
 const CLEARLY_CLOSER = 0.15
 /**
- * How much a subrule left under a rule and that rule's successor must keep of its words (step 7):
- * Dice, and Dice weighted by rarity (lower: renumbered citations are rare words that change).
+ * How much a rule left at the same place (step 7) must keep of its words: Dice, and Dice weighted
+ * by rarity (lower: renumbered citations are rare words that change).
  */
 const REWORDED = { plain: 0.6, weighted: 0.5 }
 /** A rule of at most this many words is a title ("Trample", "Casting Spells"). */
@@ -33,7 +33,8 @@ const TITLE_WORDS = 4
  *    parent rewritten, unless the two are titles of other words, as two keywords' rules are) — so
  *    templated sentences of two keywords never swap;
  * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too;
- * 7. a subrule left under a rule and that rule's successor, reworded (cross-section.ts): moved or edited.
+ * 7. what is left at the same place, reworded (cross-section.ts): a subrule under a rule and that
+ *    rule's successor, a rule at its number in its renumbered section: moved or edited.
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
   const editThreshold = options.editThreshold ?? 0.5
@@ -155,8 +156,8 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites): moved.
   for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles)), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
-  // 7. Reworded subrules under a rule and its successor.
-  for (const c of rewordedSubrulePairs(olds, news, oldOf, newOf, numberNow(), REWORDED)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+  // 7. What is left at the same place, reworded.
+  for (const c of rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }

@@ -9,9 +9,10 @@ import { diceOfIds, type Prepared } from './row-keys.js'
  * texts that are not templated). The weighting is what tells a move from boilerplate: "Multiple
  * instances of bushido are redundant" shares all words but one with the same sentence of another
  * keyword, and that one word is the rare one. Best pairs first (weighted), each row once; the
- * similarity given is the plain Dice.
+ * similarity given is the plain Dice. `longOnly` (step 8): only texts of LONG_TEXT words or more
+ * and no templated pair, the weighted Dice held to its own least.
  */
-export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number): { o: number; n: number; sim: number }[] {
+export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number, longOnly?: { weighted: number }): { o: number; n: number; sim: number }[] {
   const freeOld = olds.filter((o) => newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0)
   const freeNew = news.filter((n) => oldOf[n.pos]! < 0 && n.parsed !== null && n.ids.length > 0)
   if (freeOld.length === 0 || freeNew.length === 0) return []
@@ -41,8 +42,9 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     for (const o of [...candidates].sort((a, b) => a.pos - b.pos)) {
       // A pair step 5 refused by its parent rule: here only a text with hardly a word changed (a
       // subrule moved under another rule) is the same rule.
-      const least = templated(o, n) ? SAME_SECTION : threshold
       const shorter = Math.min(o.ids.length, n.ids.length)
+      if (longOnly && (shorter < LONG_TEXT || templated(o, n))) continue
+      const least = templated(o, n) ? SAME_SECTION : threshold
       if ((2 * shorter) / (o.ids.length + n.ids.length) < least) continue
       const dice = diceOfIds(o.ids, n.ids)
       if (dice >= least) near.push([o, n, least, dice])
@@ -63,7 +65,7 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
   for (const [o, n, least, dice] of near) {
     const weighted = weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids))
     const long = least === threshold && Math.min(o.ids.length, n.ids.length) >= LONG_TEXT
-    if (weighted >= (long ? least - LONG_SLACK : least)) candidates.push({ o: o.pos, n: n.pos, sim: dice, weighted })
+    if (weighted >= (longOnly ? longOnly.weighted : long ? least - LONG_SLACK : least)) candidates.push({ o: o.pos, n: n.pos, sim: dice, weighted })
   }
   candidates.sort((a, b) => b.weighted - a.weighted || a.n - b.n || a.o - b.o)
   const pairs: { o: number; n: number; sim: number }[] = []

@@ -12,6 +12,8 @@ const CLEARLY_CLOSER = 0.15
  * by rarity (lower: renumbered citations are rare words that change).
  */
 const REWORDED = { plain: 0.6, weighted: 0.5 }
+/** How much a long rule left anywhere must keep of its words, plainly and weighted by rarity (step 8). */
+const REWRITTEN = { plain: 0.75, weighted: 0.7 }
 /** A rule of at most this many words is a title ("Trample", "Casting Spells"). */
 const TITLE_WORDS = 4
 
@@ -34,7 +36,9 @@ const TITLE_WORDS = 4
  *    templated sentences of two keywords never swap;
  * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too;
  * 7. what is left at the same place, reworded (cross-section.ts): a subrule under a rule and that
- *    rule's successor, a rule at its number in its renumbered section: moved or edited.
+ *    rule's successor, a rule at its number in its renumbered section: moved or edited;
+ * 8. a long text left anywhere that keeps most of its words, its rare ones too: moved (the 2009 rewrite
+ *    renamed terms throughout a rule: "comes into play" → "enters the battlefield").
  */
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
   const editThreshold = options.editThreshold ?? 0.5
@@ -158,6 +162,9 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
 
   // 7. What is left at the same place, reworded.
   for (const c of rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+
+  // 8. Long texts left anywhere, rewritten in their terms.
+  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles)), REWRITTEN.plain, { weighted: REWRITTEN.weighted })) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }

@@ -343,12 +343,16 @@ describe('one matcher across sections and rewrites (diff and history share it)',
   /**
    * A move is nearly the same text (Dice ≥ 0.8; ≥ 0.75 for a long text, step 8), or a rule reworded
    * at the same place (≥ 0.6): a subrule under the rule its parent became (a sibling that took the
-   * text its own number no longer holds, or step 7), or a rule at its number in another section (its
-   * section renumbered, step 7).
+   * text its own number no longer holds, or step 7), a rule at its number in another section (its
+   * section renumbered, step 7), or right after the row its predecessor moved to (step 7).
    */
   const expectMovesNearOrUnderTheirParent = (d: ReturnType<typeof diffReleases>) => {
+    const rowAfter = new Map(d.moved.map((m) => [m.from, m.newIndex]))
     for (const m of d.moved.filter((x) => x.similarity < 0.75)) {
-      const samePlace = (parent(m.from) !== m.from && successor(d, parent(m.from)) === parent(m.to)) || m.from.slice(3) === m.to.slice(3)
+      // The row before the old one, and what it became (when it moved): the new one stands right after it.
+      const before = d.moved.find((x) => x.oldIndex === m.oldIndex - 1)
+      const afterItsPredecessor = before !== undefined && rowAfter.get(before.from) === m.newIndex - 1
+      const samePlace = (parent(m.from) !== m.from && successor(d, parent(m.from)) === parent(m.to)) || m.from.slice(3) === m.to.slice(3) || afterItsPredecessor
       expect([samePlace, m.similarity >= 0.6], `${m.from} → ${m.to} (${m.similarity})`).toEqual([true, true])
     }
   }
@@ -400,7 +404,7 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     expect(movedTo(early, '214.8')).toBe('212.4')
   }, 60_000)
 
-  it('follows long rules rewritten in the 2009 terms to another section, and the mulligan rule across the 2003 rewrite', () => {
+  it('follows long rules rewritten in the 2009 terms to another section, and the mulligan rule across the 2003 rewrite and the 2022 pronouns', () => {
     // Each pair read in the two texts: "removed from the game" became "exiled", "comes into play"
     // "enters the battlefield", "played" "cast"; the words kept, rare ones too, are three quarters.
     const m10 = diffReleases(real('2009-05-01'), real('2009-07-11'), { wordChanges: false })
@@ -408,6 +412,10 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     // 2001's mulligan rule 101.5 is 2009-05-01's 101.4 (six cards, then each other player in turn).
     const early = diffReleases(real('2001-07-23'), real('2009-05-01'), { wordChanges: false })
     expect(movedTo(early, '101.5')).toBe('101.4')
+    // 2016's mulligan rule 103.4 is 2022's 103.5: "his or her" now "their", a rule inserted above it.
+    const pronouns = diffReleases(real('2016-07-22'), real('2022-11-18'), { wordChanges: false })
+    expect(['103.3', '103.4', '103.7'].map((n) => movedTo(pronouns, n))).toEqual(['103.4', '103.5', '103.8'])
+    expectMovesNearOrUnderTheirParent(pronouns)
     // A short templated sentence is still not moved at this similarity: banding's is not intimidate's.
     expect(movedTo(m10, '502.10i')).not.toBe('702.11c')
   }, 60_000)

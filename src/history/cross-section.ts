@@ -85,9 +85,11 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
  * when enough of their words agree (Dice, `least.plain`), and enough of their rare ones (Dice
  * weighted by rarity, `least.weighted`), best pairs first. The same place: two subrules under a rule
  * and its successor (the 2009 rewrite reworded whole lists so: "A player with 0 or less life loses
- * the game." became "If a player has 0 or less life, he or she loses the game."), or two numbers
+ * the game." became "If a player has 0 or less life, he or she loses the game."), two numbers
  * equal once the old section is renumbered as its rules were (the 2009 mulligan rule, 101.4 → 103.4,
- * rewritten with its section). The place is what makes the lower similarity safe; the rare words
+ * rewritten with its section), or two rows of one level where the new one stands right after the
+ * row the old one's predecessor became ("The starting player takes his or her first turn." 103.7 →
+ * "… takes their first turn." 103.8, a rule inserted above). The place is what makes the lower similarity safe; the rare words
  * keep two sentences of one template apart (a planeswalker's "put into its owner's graveyard" is not
  * an Aura's).
  */
@@ -106,12 +108,17 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
     if (successor !== undefined) place(`p:${successor}`, o)
     const section = sectionMap.get(o.section)
     if (section !== undefined && section !== o.section) place(`n:${section}${o.row.number.slice(o.section.length)}`, o)
+    // Right after the row its predecessor became. Not right before its follower's: that anchor gave
+    // 2016's 711.8a, merged into 2022's 712.10a, the new 712.10b below it.
+    const after = o.pos > 0 ? newOf[o.pos - 1]! : -1
+    if (after >= 0) place(`a:${after + 1}`, o)
   }
   const near: [Prepared, Prepared, number][] = []
   for (const n of news) {
     if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
     const parent = parentNumber(n.parsed)
-    const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? [])])
+    const neighboured = (freeOld.get(`a:${n.pos}`) ?? []).filter((o) => (o.parsed!.letters === '') === (n.parsed!.letters === ''))
+    const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? []), ...neighboured])
     for (const o of there) {
       const dice = diceOfIds(o.ids, n.ids)
       if (dice >= least.plain) near.push([o, n, dice])

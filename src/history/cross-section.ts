@@ -89,12 +89,13 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
  * equal once the old section is renumbered as its rules were (the 2009 mulligan rule, 101.4 → 103.4,
  * rewritten with its section), or two rows of one level where the new one stands right after the
  * row the old one's predecessor became ("The starting player takes his or her first turn." 103.7 →
- * "… takes their first turn." 103.8, a rule inserted above). The place is what makes the lower similarity safe; the rare words
- * keep two sentences of one template apart (a planeswalker's "put into its owner's graveyard" is not
- * an Aura's).
+ * "… takes their first turn." 103.8, a rule inserted above). The place is what makes the lower
+ * similarity safe; the rare words keep two sentences of one template apart (a planeswalker's "put
+ * into its owner's graveyard" is not an Aura's).
  */
 export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, sectionMap: Map<string, string>, least: { plain: number; weighted: number }): { o: number; n: number; sim: number }[] {
-  // Each free old row under the places it may be found at: `p:` its parent's successor, `n:` its number in the renumbered section.
+  // Each free old row under the places it may be found at: `p:` its parent's successor, `n:` its
+  // number in the renumbered section, `a:` the position right after what its predecessor became.
   const freeOld = new Map<string, Prepared[]>()
   const place = (key: string, o: Prepared) => {
     const list = freeOld.get(key)

@@ -335,7 +335,12 @@ describe('diff of two exports in dataset folders', () => {
 })
 
 describe('one matcher across sections and rewrites (diff and history share it)', () => {
-  const real = (date: string): DiffSide => ({ label: date, rows: buildDataset('x.txt', readBytes(release(date).path)).rows, sectionTitles: new Map() })
+  // Each release built once for these tests (the matcher never changes its sides).
+  const built = new Map<string, DiffSide>()
+  const real = (date: string): DiffSide => {
+    if (!built.has(date)) built.set(date, { label: date, rows: buildDataset('x.txt', readBytes(release(date).path)).rows, sectionTitles: new Map() })
+    return built.get(date)!
+  }
   const movedTo = (d: ReturnType<typeof diffReleases>, from: string) => d.moved.find((m) => m.from === from)?.to ?? null
   // What an old number became (moved, edited or unchanged), from the lineage.
   const successor = (d: ReturnType<typeof diffReleases>, from: string) => movedTo(d, from) ?? (d.removed.some((r) => r.number === from) ? null : from)

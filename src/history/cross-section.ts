@@ -33,7 +33,7 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     }
   }
   const missable = 1 - threshold / (2 - threshold)
-  const near: [Prepared, Prepared, number, number][] = []
+  const near: NearPair[] = []
   for (const n of freeNew) {
     const distinct = [...new Set(n.ids)].sort((a, b) => (holders.get(a)?.length ?? 0) - (holders.get(b)?.length ?? 0) || a - b)
     const sample = distinct.slice(0, Math.floor(missable * n.ids.length + 1e-9) + 1)
@@ -47,35 +47,51 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
       const least = templated(o, n) ? SAME_SECTION : threshold
       if ((2 * shorter) / (o.ids.length + n.ids.length) < least) continue
       const dice = diceOfIds(o.ids, n.ids)
-      if (dice >= least) near.push([o, n, least, dice])
+      if (dice >= least) near.push({ o, n, least, dice })
     }
   }
+  // Ranked by the weighted similarity; a long text may lose more of its rare words (LONG_SLACK).
+  return bestPairs(near, olds, news, 'weighted', ({ o, n, least, weighted }) => {
+    const long = least === threshold && Math.min(o.ids.length, n.ids.length) >= LONG_TEXT
+    return weighted >= (longOnly ? longOnly.weighted : long ? least - LONG_SLACK : least)
+  })
+}
+
+/** A pair of free rows whose plain Dice (`dice`) reached the `least` it needed. */
+interface NearPair {
+  o: Prepared
+  n: Prepared
+  least: number
+  dice: number
+}
+
+/**
+ * Of `near`, the pairs `keep` accepts once weighed by rarity, best first by `rank`, each row once;
+ * the similarity given is the plain Dice, as other steps give it. Rarity is counted over the rows of
+ * the sections these pairs stand in, on both sides: where a templated sentence repeats, it repeats
+ * within its section (the keyword abilities of 702).
+ */
+function bestPairs(near: NearPair[], olds: Prepared[], news: Prepared[], rank: 'weighted' | 'dice', keep: (pair: NearPair & { weighted: number }) => boolean): { o: number; n: number; sim: number }[] {
   if (near.length === 0) return []
-  // Rarity over the rows of the sections these pairs stand in, on both sides: where a templated
-  // sentence repeats, it repeats within its section (the keyword abilities of 702).
-  const sections = new Set(near.flatMap(([o, n]) => [o.section, n.section]))
+  const sections = new Set(near.flatMap(({ o, n }) => [o.section, n.section]))
   const weight = rarity([...olds, ...news].filter((r) => sections.has(r.section)))
   const total = (ids: Int32Array) => {
     let sum = 0
     for (const id of ids) sum += weight[id] ?? 0
     return sum
   }
-  // Ranked by the weighted similarity; the similarity given is the plain one, as other steps give it.
-  const candidates: { o: number; n: number; sim: number; weighted: number }[] = []
-  for (const [o, n, least, dice] of near) {
-    const weighted = weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids))
-    const long = least === threshold && Math.min(o.ids.length, n.ids.length) >= LONG_TEXT
-    if (weighted >= (longOnly ? longOnly.weighted : long ? least - LONG_SLACK : least)) candidates.push({ o: o.pos, n: n.pos, sim: dice, weighted })
-  }
-  candidates.sort((a, b) => b.weighted - a.weighted || a.n - b.n || a.o - b.o)
+  const candidates = near
+    .map((p) => ({ ...p, weighted: weightedDice(p.o.ids, p.n.ids, weight, total(p.o.ids) + total(p.n.ids)) }))
+    .filter(keep)
+    .sort((a, b) => b[rank] - a[rank] || a.n.pos - b.n.pos || a.o.pos - b.o.pos)
   const pairs: { o: number; n: number; sim: number }[] = []
   const usedOld = new Set<number>()
   const usedNew = new Set<number>()
   for (const c of candidates) {
-    if (usedOld.has(c.o) || usedNew.has(c.n)) continue
-    usedOld.add(c.o)
-    usedNew.add(c.n)
-    pairs.push({ o: c.o, n: c.n, sim: c.sim })
+    if (usedOld.has(c.o.pos) || usedNew.has(c.n.pos)) continue
+    usedOld.add(c.o.pos)
+    usedNew.add(c.n.pos)
+    pairs.push({ o: c.o.pos, n: c.n.pos, sim: c.dice })
   }
   return pairs
 }
@@ -114,7 +130,7 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
     const after = o.pos > 0 ? newOf[o.pos - 1]! : -1
     if (after >= 0) place(`a:${after + 1}`, o)
   }
-  const near: [Prepared, Prepared, number][] = []
+  const near: NearPair[] = []
   for (const n of news) {
     if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
     const parent = parentNumber(n.parsed)
@@ -122,25 +138,10 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
     const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? []), ...neighboured])
     for (const o of there) {
       const dice = diceOfIds(o.ids, n.ids)
-      if (dice >= least.plain) near.push([o, n, dice])
+      if (dice >= least.plain) near.push({ o, n, least: least.plain, dice })
     }
   }
-  if (near.length === 0) return []
-  const sections = new Set(near.flatMap(([o, n]) => [o.section, n.section]))
-  const weight = rarity([...olds, ...news].filter((r) => sections.has(r.section)))
-  const total = (ids: Int32Array) => ids.reduce((sum, id) => sum + (weight[id] ?? 0), 0)
-  const candidates = near
-    .map(([o, n, dice]) => ({ o: o.pos, n: n.pos, sim: dice, weighted: weightedDice(o.ids, n.ids, weight, total(o.ids) + total(n.ids)) }))
-    .filter((c) => c.weighted >= least.weighted)
-    .sort((a, b) => b.sim - a.sim || a.n - b.n || a.o - b.o)
-  const pairs: { o: number; n: number; sim: number }[] = []
-  const used = new Set<string>()
-  for (const c of candidates) {
-    if (used.has(`o${c.o}`) || used.has(`n${c.n}`)) continue
-    used.add(`o${c.o}`).add(`n${c.n}`)
-    pairs.push({ o: c.o, n: c.n, sim: c.sim })
-  }
-  return pairs
+  return bestPairs(near, olds, news, 'dice', ({ weighted }) => weighted >= least.weighted)
 }
 
 // A long text that keeps most of its words (plain Dice at the threshold) may lose more of its

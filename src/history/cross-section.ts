@@ -42,11 +42,14 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
     for (const o of [...candidates].sort((a, b) => a.pos - b.pos)) {
       // A pair step 5 refused by its parent rule: here only a text with hardly a word changed (a
       // subrule moved under another rule) is the same rule.
+      // The cheap tests first: lengths, then Dice at the lower threshold, then the parent rules.
       const shorter = Math.min(o.ids.length, n.ids.length)
-      if (longOnly && (shorter < LONG_TEXT || templated(o, n))) continue
-      const least = templated(o, n) ? SAME_SECTION : threshold
-      if ((2 * shorter) / (o.ids.length + n.ids.length) < least) continue
+      if ((longOnly && shorter < LONG_TEXT) || (2 * shorter) / (o.ids.length + n.ids.length) < threshold) continue
       const dice = diceOfIds(o.ids, n.ids)
+      if (dice < threshold) continue
+      const isTemplated = templated(o, n)
+      if (longOnly && isTemplated) continue
+      const least = isTemplated ? SAME_SECTION : threshold
       if (dice >= least) near.push({ o, n, least, dice })
     }
   }
@@ -198,14 +201,19 @@ export function commonWeight(a: Int32Array, b: Int32Array, weight: Float64Array)
  * `previousOf`: each new number that continues an old rule, and that rule's number.
  */
 export function parentsAgree(ruleMap: Map<string, string>, previousOf: Map<string, string>, otherTitles: (from: string, to: string) => boolean) {
+  // The parent of each new rule's predecessor, parsed once (a pair test runs for many pairs).
+  const previousParent = new Map<string, string | null>()
   return (o: Prepared, n: Prepared) => {
     const from = parentNumber(o.parsed!)!
     const to = parentNumber(n.parsed!)!
     if (ruleMap.get(from) === to) return true
     const previous = previousOf.get(to)
     if (previous === undefined) return !ruleMap.has(from) && !otherTitles(from, to)
-    const sibling = parseRuleNumber(previous)
-    return sibling !== null && parentNumber(sibling) === from
+    if (!previousParent.has(to)) {
+      const sibling = parseRuleNumber(previous)
+      previousParent.set(to, sibling === null ? null : parentNumber(sibling))
+    }
+    return previousParent.get(to) === from
   }
 }
 

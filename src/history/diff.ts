@@ -140,8 +140,9 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
       for (const o of oldBySection.get(n.section) ?? []) {
         const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
-        if (!same && subrules && !agree(o, n)) continue
+        // Dice before the parent rules: it is the cheaper test, and most pairs fail it.
         const sim = diceOfIds(o.ids, n.ids)
+        if (sim < Math.min(editThreshold, moveThreshold) || (!same && subrules && !agree(o, n))) continue
         if (sim >= (same ? editThreshold : moveThreshold)) candidates.push({ o: o.pos, n: n.pos, sim, same })
         else if (!same && sim >= editThreshold) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
       }

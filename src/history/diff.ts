@@ -36,7 +36,8 @@ const TITLE_WORDS = 4
  *    templated sentences of two keywords never swap;
  * 6. nearly the same text in any other section (cross-section.ts): moved, when the rare words agree too;
  * 7. what is left at the same place, reworded (cross-section.ts): a subrule under a rule and that
- *    rule's successor, a rule at its number in its renumbered section: moved or edited;
+ *    rule's successor, a rule at its number in its renumbered section, a row right after the row
+ *    its predecessor became: moved or edited;
  * 8. a long text left anywhere that keeps most of its words, its rare ones too: moved (the 2009 rewrite
  *    renamed terms throughout a rule: "comes into play" → "enters the battlefield").
  */
@@ -158,14 +159,17 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     }
   }
 
-  // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites): moved.
-  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles)), moveThreshold)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
-
+  // Steps 6–8 pair what the steps before left: an edit under the same number, else a move.
+  const pairLeft = (pairs: { o: number; n: number; sim: number }[]) => {
+    for (const c of pairs) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+  }
+  const templated = () => templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles))
+  // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites).
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), moveThreshold))
   // 7. What is left at the same place, reworded.
-  for (const c of rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED)) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
-
+  pairLeft(rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED))
   // 8. Long texts left anywhere, rewritten in their terms.
-  for (const c of crossSectionPairs(olds, news, oldOf, newOf, templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles)), REWRITTEN.plain, { weighted: REWRITTEN.weighted })) pair(c.o, c.n, olds[c.o]!.row.number === news[c.n]!.row.number ? 'edited' : 'moved', c.sim)
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, { weighted: REWRITTEN.weighted }))
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
-import { diffReleases, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
+import { diffReleases, MATCH_WORK, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { buildDataset } from '../src/build/build.js'
 import { builtDataset } from './helpers/built.js'
@@ -334,6 +334,20 @@ describe('diff of two exports in dataset folders', () => {
   })
 })
 
+// Rules written from a dozen words, each new text a third reworded and two rows down: every row is
+// a candidate for every other, so the work grows with the square of the rows.
+const crafted = (rows: number) => {
+  const words = 'the a player card spell target creature land mana ability cost turn step phase'.split(' ')
+  let seed = 7
+  const pick = () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length]!
+  const letters = ['', ...'abcdefghijkmnpqrstuvwxyz']
+  const number = (i: number) => `${100 + Math.floor(i / 2500)}.${Math.floor((i % 2500) / 25) + 1}${letters[i % 25]}`
+  const text = () => Array.from({ length: 20 }, pick).join(' ') + '.'
+  const olds = Array.from({ length: rows }, (_, i) => ({ number: number(i), text: text(), examples: [], index: i }))
+  const news = olds.map((r, i) => ({ ...r, number: number(i + 2), text: r.text.split(' ').map((w, k) => (k % 3 === 0 ? pick() : w)).join(' ') }))
+  return [{ label: 'old', rows: olds, sectionTitles: new Map() }, { label: 'new', rows: news, sectionTitles: new Map() }] as const
+}
+
 describe('one matcher across sections and rewrites (diff and history share it)', () => {
   // Each release built once for these tests (the matcher never changes its sides).
   const built = new Map<string, DiffSide>()
@@ -452,6 +466,25 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     const onlyTypography = d.edited.filter((e) => plain(oldRows[e.oldIndex]!.text) === plain(newRows[e.newIndex]!.text) && oldRows[e.oldIndex]!.examples.join() === newRows[e.newIndex]!.examples.join())
     expect(onlyTypography.map((e) => e.number)).toEqual([])
     expect(d.counts.typography).toBeGreaterThan(100)
+  }, 60_000)
+
+  it('the matcher stops at its bound (bounded work whatever the input) with a warning, the rows it did not reach left added and removed, the same on every run', () => {
+    const [o, n] = crafted(1200)
+    const free = diffReleases(o, n, { wordChanges: false })
+    expect(free.warnings).toEqual([])
+    const bounded = diffReleases(o, n, { wordChanges: false, workBudget: 5_000_000 })
+    expect(bounded.warnings).toHaveLength(1)
+    expect(bounded.warnings[0]).toMatch(/^the matcher stopped at its bound of 5,000,000 words compared, in step 5: of the (\d+) removed and \1 added rules, some were not compared with every candidate and may be moves or edits$/)
+    expect(bounded.counts.added).toBeGreaterThan(free.counts.added + 100)
+    const c = bounded.counts
+    expect([c.unchanged + c.typography + c.edited + c.moved + c.added, c.unchanged + c.typography + c.edited + c.moved + c.removed]).toEqual([c.new, c.old])
+    expect(diffReleases(o, n, { wordChanges: false, workBudget: 5_000_000 }).lineage).toEqual(bounded.lineage)
+  }, 60_000)
+
+  it('the costliest pair of the shared releases (2026-08-07 → 2009-05-01) needs less than a quarter of the bound', () => {
+    const d = diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, workBudget: MATCH_WORK / 4 })
+    expect(d.warnings).toEqual([])
+    expect(diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, workBudget: MATCH_WORK / 8 }).warnings).toHaveLength(1)
   }, 60_000)
 
   it('folds the ASCII era’s marks as the later texts write them', () => {

@@ -8,6 +8,7 @@ import { buildDataset } from '../src/build/build.js'
 import { diffReleases } from '../src/history/diff.js'
 import { historyLines, historyPrefixes, historyPrefixesOf } from '../src/history/history-lines.js'
 import { lineageIndexOf } from '../src/history/lineage-index.js'
+import { buildHistory } from '../src/io/history-run.js'
 import { writeFilesInto } from '../src/io/history-tasks.js'
 import { EtlError } from '../src/core/errors.js'
 import { startRulesHistory } from '../src/history/rules-history.js'
@@ -76,6 +77,15 @@ describe('mtg-rules history', () => {
     expect(failed.failure).toMatch(/^read: MagicCompRules 20240308\.txt is not a text file/)
     expect(run.stdout).toContain(`${broken.file}: read: MagicCompRules 20240308.txt is not a text file`)
   })
+
+  it('says where a lineage is incomplete, the matcher having stopped at its bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'archive-'))
+    for (const r of releases().filter((x) => x.effective >= '2026')) copyFileSync(r.path, join(dir, r.file))
+    const out = mkdtempSync(join(tmpdir(), 'history-'))
+    const result = await buildHistory(dir, out, { matchWork: 1000 })
+    expect(result.notes).toEqual([expect.stringMatching(/^history: lineage 2026-06-19 → 2026-08-07: the matcher stopped at its bound of 1,000 words compared, in step 1: of the \d+ removed and \d+ added rules/)])
+    expect((await buildHistory(dir, out)).notes).toEqual([])
+  }, 120_000)
 
   it('says why a release that builds did not validate: its error codes and counts', () => {
     // 2025-02-07 with the line of 704.5a given twice: what validate finds in that text is what the table says.

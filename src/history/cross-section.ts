@@ -1,5 +1,6 @@
 import { parentNumber, parseRuleNumber } from '../core/rule-number.js'
 import { diceOfIds, type Prepared } from './row-keys.js'
+import { KEPT_PAIR } from './work-budget.js'
 
 /**
  * Step 6 of the matcher (diff.ts): a removed and an added rule anywhere are one moved rule when
@@ -12,7 +13,7 @@ import { diceOfIds, type Prepared } from './row-keys.js'
  * similarity given is the plain Dice. `longOnly` (step 8): only texts of LONG_TEXT words or more
  * and no templated pair, the weighted Dice held to its own least.
  */
-export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number, longOnly?: { weighted: number }): { o: number; n: number; sim: number }[] {
+export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, templated: (o: Prepared, n: Prepared) => boolean, threshold: number, spend: (words: number) => boolean, longOnly?: { weighted: number }): { o: number; n: number; sim: number }[] {
   const freeOld = olds.filter((o) => newOf[o.pos]! < 0 && o.parsed !== null && o.ids.length > 0)
   const freeNew = news.filter((n) => oldOf[n.pos]! < 0 && n.parsed !== null && n.ids.length > 0)
   if (freeOld.length === 0 || freeNew.length === 0) return []
@@ -34,11 +35,16 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
   }
   const missable = 1 - threshold / (2 - threshold)
   const near: NearPair[] = []
-  for (const n of freeNew) {
+  pairTests: for (const n of freeNew) {
     const distinct = [...new Set(n.ids)].sort((a, b) => (holders.get(a)?.length ?? 0) - (holders.get(b)?.length ?? 0) || a - b)
     const sample = distinct.slice(0, Math.floor(missable * n.ids.length + 1e-9) + 1)
     const candidates = new Set<Prepared>()
-    for (const id of sample) for (const o of holders.get(id) ?? []) candidates.add(o)
+    for (const id of sample) {
+      for (const o of holders.get(id) ?? []) {
+        if (!spend(o.ids.length + n.ids.length)) break pairTests
+        candidates.add(o)
+      }
+    }
     for (const o of [...candidates].sort((a, b) => a.pos - b.pos)) {
       // A pair step 5 refused by its parent rule: here only a text with hardly a word changed (a
       // subrule moved under another rule) is the same rule.
@@ -50,7 +56,7 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
       const isTemplated = templated(o, n)
       if (longOnly && isTemplated) continue
       const least = isTemplated ? SAME_SECTION : threshold
-      if (dice >= least) near.push({ o, n, least, dice })
+      if (dice >= least && spend(KEPT_PAIR)) near.push({ o, n, least, dice })
     }
   }
   // Ranked by the weighted similarity; a long text may lose more of its rare words (LONG_SLACK).
@@ -112,7 +118,7 @@ function bestPairs(near: NearPair[], olds: Prepared[], news: Prepared[], rank: '
  * similarity safe; the rare words keep two sentences of one template apart (a planeswalker's "put
  * into its owner's graveyard" is not an Aura's).
  */
-export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, sectionMap: Map<string, string>, least: { plain: number; weighted: number }): { o: number; n: number; sim: number }[] {
+export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Array, newOf: Int32Array, ruleMap: Map<string, string>, sectionMap: Map<string, string>, least: { plain: number; weighted: number }, spend: (words: number) => boolean): { o: number; n: number; sim: number }[] {
   // Each free old row under the places it may be found at: `p:` its parent's successor, `n:` its
   // number in the renumbered section, `a:` the position right after what its predecessor became.
   const freeOld = new Map<string, Prepared[]>()
@@ -134,14 +140,15 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
     if (after >= 0) place(`a:${after + 1}`, o)
   }
   const near: NearPair[] = []
-  for (const n of news) {
+  pairTests: for (const n of news) {
     if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
     const parent = parentNumber(n.parsed)
     const neighboured = (freeOld.get(`a:${n.pos}`) ?? []).filter((o) => (o.parsed!.letters === '') === (n.parsed!.letters === ''))
     const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? []), ...neighboured])
     for (const o of there) {
+      if (!spend(o.ids.length + n.ids.length)) break pairTests
       const dice = diceOfIds(o.ids, n.ids)
-      if (dice >= least.plain) near.push({ o, n, least: least.plain, dice })
+      if (dice >= least.plain && spend(KEPT_PAIR)) near.push({ o, n, least: least.plain, dice })
     }
   }
   return bestPairs(near, olds, news, 'dice', ({ weighted }) => weighted >= least.weighted)

@@ -1,5 +1,6 @@
 import { crossSectionPairs, parentsAgree, rewordedPairs, templatedPair } from './cross-section.js'
 import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
+import { budgetWarning, KEPT_PAIR, spend, workBudget, type WorkBudget } from './work-budget.js'
 
 export type * from './diff-types.js'
 import type { DiffOptions, DiffSide, EditedRule, MovedRule, ReleaseDiff, RowChange, TypographyChange } from './diff-types.js'
@@ -16,6 +17,12 @@ const REWORDED = { plain: 0.6, weighted: 0.5 }
 const REWRITTEN = { plain: 0.75, weighted: 0.7 }
 /** A rule of at most this many words is a title ("Trample", "Casting Spells"). */
 const TITLE_WORDS = 4
+/**
+ * The words the pair tests of one diff may compare (work-budget.ts). The costliest pair of the
+ * shared releases takes 0.3 billion (2026-08-07 → 2009-05-01, a far pair reversed; a consecutive
+ * pair far less); a crafted pair of exports stops within about ten seconds on this project's machine.
+ */
+export const MATCH_WORK = 1_500_000_000
 
 /**
  * Compare two releases row by row. Every OLD row is exactly one of unchanged, typography, edited,
@@ -44,6 +51,7 @@ const TITLE_WORDS = 4
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
   const editThreshold = options.editThreshold ?? 0.5
   const moveThreshold = options.moveThreshold ?? 0.8
+  const work = workBudget(options.workBudget ?? MATCH_WORK)
   const interner = new Map<string, number>()
   const olds = prepare(oldSide.rows, interner)
   const news = prepare(newSide.rows, interner)
@@ -59,14 +67,17 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     sims[n] = sim
   }
 
+  const oldFree = (p: number) => newOf[p]! < 0
+  const newFree = (p: number) => oldOf[p]! < 0
+
   // 1. Same number: the same content, then the same content but for typography.
   const oldByNumber = new Map<string, number[]>()
-  for (const o of olds) push(oldByNumber, o.row.number, o.pos)
+  for (let p = olds.length - 1; p >= 0; p--) push(oldByNumber, olds[p]!.row.number, p)
   for (const change of ['unchanged', 'typography'] as const) {
     const same = change === 'unchanged' ? (o: Prepared, n: Prepared) => sameContent(o.row, n.row) : (o: Prepared, n: Prepared) => o.typo === n.typo
     for (const n of news) {
       if (oldOf[n.pos]! >= 0) continue
-      const o = oldByNumber.get(n.row.number)?.find((p) => newOf[p]! < 0 && same(olds[p]!, n))
+      const o = firstFree(oldByNumber.get(n.row.number), oldFree, (p) => spend(work, 1, 1 + (Math.min(olds[p]!.row.text.length, n.row.text.length) >> 3)) && same(olds[p]!, n))
       if (o !== undefined) pair(o, n.pos, change)
     }
   }
@@ -74,11 +85,10 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   // 2. The same content under another number (then: the same but for typography).
   for (const key of ['content', 'typo'] as const) {
     const oldByContent = new Map<string, number[]>()
-    for (const o of olds) if (newOf[o.pos]! < 0) push(oldByContent, o[key], o.pos)
+    for (let p = olds.length - 1; p >= 0; p--) if (oldFree(p)) push(oldByContent, olds[p]![key], p)
     for (const n of news) {
       if (oldOf[n.pos]! >= 0) continue
-      const list = oldByContent.get(n[key])
-      const o = list?.find((p) => newOf[p]! < 0)
+      const o = firstFree(oldByContent.get(n[key]), oldFree)
       if (o !== undefined) pair(o, n.pos, 'moved')
     }
   }
@@ -95,13 +105,13 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   for (const [from, to] of sectionMap) if (from !== to) numberMap.set(from, to)
   const renumber = (s: string) => s.replace(CITED, (m) => numberMap.get(m) ?? m)
   const newByTypo = new Map<string, number[]>()
-  for (const n of news) if (oldOf[n.pos]! < 0) push(newByTypo, n.typo, n.pos)
+  for (let p = news.length - 1; p >= 0; p--) if (newFree(p)) push(newByTypo, news[p]!.typo, p)
   for (const o of olds) {
     if (newOf[o.pos]! >= 0 || !CITED.test(o.content)) continue
     CITED.lastIndex = 0
     const renumbered = typographyKey(renumber(o.content))
     if (renumbered === o.typo) continue
-    const n = newByTypo.get(renumbered)?.find((p) => oldOf[p]! < 0)
+    const n = firstFree(newByTypo.get(renumbered), newFree)
     if (n === undefined) continue
     pair(o.pos, n, news[n]!.row.number === o.row.number ? 'edited' : 'moved')
     refsRenumbered[n] = 1
@@ -137,15 +147,17 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
     const candidates: { o: number; n: number; sim: number; same: boolean }[] = []
     const nearMisses: typeof candidates = []
-    for (const n of news) {
+    pairTests: for (const n of news) {
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
       for (const o of oldBySection.get(n.section) ?? []) {
+        if (!spend(work, 5, o.ids.length + n.ids.length)) break pairTests
         const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
         // Dice before the parent rules: it is the cheaper test, and most pairs fail it.
         const sim = diceOfIds(o.ids, n.ids)
         if (sim < Math.min(editThreshold, moveThreshold) || (!same && subrules && !agree(o, n))) continue
-        if (sim >= (same ? editThreshold : moveThreshold)) candidates.push({ o: o.pos, n: n.pos, sim, same })
-        else if (!same && sim >= editThreshold) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
+        if (sim >= (same ? editThreshold : moveThreshold)) {
+          if (spend(work, 5, KEPT_PAIR)) candidates.push({ o: o.pos, n: n.pos, sim, same })
+        } else if (!same && sim >= editThreshold && spend(work, 5, KEPT_PAIR)) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
       }
     }
     // A rule whose number now holds another text, and whose own text (reworded) went to another
@@ -165,13 +177,27 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   }
   const templated = () => templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles))
   // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites).
-  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), moveThreshold))
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), moveThreshold, (words) => spend(work, 6, words)))
   // 7. What is left at the same place, reworded.
-  pairLeft(rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED))
+  pairLeft(rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED, (words) => spend(work, 7, words)))
   // 8. Long texts left anywhere, rewritten in their terms.
-  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, { weighted: REWRITTEN.weighted }))
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, (words) => spend(work, 8, words), { weighted: REWRITTEN.weighted }))
 
-  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true)
+  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true, work)
+}
+
+/**
+ * The first free position of `list` (positions in descending order) that passes `test`. The taken
+ * positions at its end are dropped as they are met: many rows of one key cost a pass, not a square.
+ */
+function firstFree(list: number[] | undefined, free: (p: number) => boolean, test?: (p: number) => boolean): number | undefined {
+  if (list === undefined) return undefined
+  while (list.length > 0 && !free(list[list.length - 1]!)) list.pop()
+  for (let i = list.length - 1; i >= 0; i--) {
+    const p = list[i]!
+    if (free(p) && (test === undefined || test(p))) return p
+  }
+  return undefined
 }
 
 /**
@@ -215,6 +241,7 @@ function assemble(
   refsRenumbered: Uint8Array,
   sims: Float64Array,
   withWords: boolean,
+  work: WorkBudget,
 ): ReleaseDiff {
   const textChanges = withWords ? wordChanges : () => null
   const examplesChanges = withWords ? exampleChanges : () => null
@@ -252,7 +279,7 @@ function assemble(
   }
   const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
   const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
-  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows)].filter((w): w is string => w !== null)
+  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length)].filter((w): w is string => w !== null)
   return {
     old: oldSide.label,
     new: newSide.label,

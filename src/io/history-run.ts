@@ -9,6 +9,7 @@ import { writeCsv } from '../exports/csv-write.js'
 import { writeJsonl } from '../exports/jsonl-write.js'
 import { parquetAppender } from '../exports/parquet-write.js'
 import { diffReleases } from '../history/diff.js'
+import { isBudgetWarning } from '../history/work-budget.js'
 import { HISTORY_LINEAGE_TABLE, historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
 import { LINEAGE_INDEX_FILE, lineageIndexBuilder } from '../history/lineage-index.js'
@@ -35,6 +36,8 @@ export interface HistoryOptions {
   onStart?: (releases: number) => void | Promise<void>
   /** Told of each release as its build ends (in the order they end). */
   onRelease?: (row: HistoryRow) => void
+  /** The lineage matcher's bound for each pair of releases, in words compared (default MATCH_WORK). */
+  matchWork?: number
 }
 
 export interface HistoryResult {
@@ -44,7 +47,10 @@ export interface HistoryResult {
   historyRows: number
   historyReleases: number
   seconds: number
-  /** What the run left behind that a later run removes (it still succeeded). */
+  /**
+   * Where the lineage of two releases is incomplete, the matcher having stopped at its bound; what
+   * the run left behind that a later run removes (it still succeeded).
+   */
   notes: string[]
 }
 
@@ -113,12 +119,15 @@ export async function buildHistory(archive: string, out: string, options: Histor
     let linkRows = 0
     let linksInMemory = 0
     const done: HistoryRow[] = []
+    const notes: string[] = []
     for (const pending of builds) {
       const b = await pending
       done.push(b.row)
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
       const { rows, effectiveDate } = b.outcome
-      const lineage = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false }).lineage : null
+      const diff = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false, workBudget: options.matchWork }) : null
+      for (const warning of diff?.warnings.filter(isBudgetWarning) ?? []) notes.push(`history: lineage ${previous!.release} → ${effectiveDate}: ${warning}`)
+      const lineage = diff?.lineage ?? null
       if (previous && lineage) {
         const links = ruleLinks(previous, { release: effectiveDate, rows }, lineage)
         linksParquet.add(links)
@@ -175,7 +184,8 @@ export async function buildHistory(archive: string, out: string, options: Histor
     await staging.write('history.json', json(rows))
     await staging.write('history.csv', historyCsv(rows))
     const leftover = staging.commit()
-    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000, notes: leftover ? [leftover] : [] }
+    if (leftover) notes.push(leftover)
+    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000, notes }
   } catch (e) {
     staging.abort()
     throw e

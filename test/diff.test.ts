@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
 import { diffReleases, MATCH_WORK, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
+import { MAX_WORD_EDITS, wordChanges } from '../src/history/row-keys.js'
 import { buildDataset } from '../src/build/build.js'
 import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
@@ -479,6 +480,28 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     const c = bounded.counts
     expect([c.unchanged + c.typography + c.edited + c.moved + c.added, c.unchanged + c.typography + c.edited + c.moved + c.removed]).toEqual([c.new, c.old])
     expect(diffReleases(o, n, { wordChanges: false, workBudget: 5_000_000 }).lineage).toEqual(bounded.lineage)
+  }, 60_000)
+
+  it('word-level changes are bounded too: a text changed past MAX_WORD_EDITS, or past the diff’s bound, is given whole, with a warning', () => {
+    const [o] = crafted(3)
+    // Texts of 1,200 words, every third word changed: about 1,600 edits each.
+    const long = (text: string) => Array.from({ length: 60 }, () => text.slice(0, -1)).join(' ') + '.'
+    const olds = Array.from({ length: 70 }, (_, i) => ({ number: `100.${i + 1}`, text: long(o.rows[i % 3]!.text), examples: [], index: i }))
+    const news = olds.map((r) => ({ ...r, text: r.text.split(' ').map((w, k) => (k % 3 === 0 ? `${w}s` : w)).join(' ') }))
+    const d = diffReleases({ label: 'old', rows: olds, sectionTitles: new Map() }, { label: 'new', rows: news, sectionTitles: new Map() })
+    expect(d.counts.edited).toBe(70)
+    const whole = d.edited.filter((e) => e.text!.length === 2 && e.text![0]!.op === 'delete' && e.text![1]!.op === 'insert')
+    expect(d.warnings).toEqual([`the word-level changes stopped at their bound of 500,000,000 characters × edits: ${whole.length} changed texts are given whole, the old deleted and the new inserted`])
+    // The first ones got their word-level marks: each word changed, once.
+    expect(whole.length).toBeGreaterThan(0)
+    expect(whole.length).toBeLessThan(70)
+    expect(d.edited[0]!.text!.filter((c) => c.op === 'insert')).toHaveLength(400)
+    // One pair past MAX_WORD_EDITS is given whole, whatever is left of the bound.
+    const many = Array.from({ length: MAX_WORD_EDITS }, (_, k) => `w${k}`).join(' ')
+    expect(wordChanges(many, many.replaceAll('w', 'v'))).toEqual([
+      { op: 'delete', text: many },
+      { op: 'insert', text: many.replaceAll('w', 'v') },
+    ])
   }, 60_000)
 
   it('the costliest pair of the shared releases (2026-08-07 → 2009-05-01) needs less than a quarter of the bound', () => {

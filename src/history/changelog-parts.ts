@@ -1,5 +1,5 @@
 import type { DiffSide, MovedRule } from './diff.js'
-import { wordChanges, type WordChange } from './row-keys.js'
+import { boundedWordChanges, type WordChange } from './row-keys.js'
 
 // Parts of the changelog (changelog.ts) that read the diff as a whole: sections renumbered as a
 // block, and the glossary's changes.
@@ -47,6 +47,8 @@ export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide
   const before = new Map(oldSide.glossary.map((g) => [g.term, g]))
   const after = new Map(newSide.glossary.map((g) => [g.term, g]))
   const changed: GlossaryChanges['changed'] = []
+  // One bound on the word-level work of all the definitions (row-keys.ts).
+  const wordChanges = boundedWordChanges().changes
   for (const [term, entry] of after) {
     const old = before.get(term)
     if (old === undefined) continue

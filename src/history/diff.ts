@@ -1,5 +1,6 @@
 import { crossSectionPairs, parentsAgree, rewordedPairs, templatedPair } from './cross-section.js'
-import { diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, wordChanges, type Prepared } from './row-keys.js'
+import type { RuleRow } from '../core/types.js'
+import { boundedWordChanges, diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, WORD_DIFF_WORK, type Prepared } from './row-keys.js'
 import { budgetWarning, KEPT_PAIR, spend, workBudget, type WorkBudget } from './work-budget.js'
 
 export type * from './diff-types.js'
@@ -243,8 +244,9 @@ function assemble(
   withWords: boolean,
   work: WorkBudget,
 ): ReleaseDiff {
-  const textChanges = withWords ? wordChanges : () => null
-  const examplesChanges = withWords ? exampleChanges : () => null
+  const words = boundedWordChanges()
+  const textChanges = withWords ? words.changes : () => null
+  const examplesChanges = withWords ? (a: RuleRow, b: RuleRow) => exampleChanges(a, b, words.changes) : () => null
   const edited: EditedRule[] = []
   const moved: MovedRule[] = []
   const typography: TypographyChange[] = []
@@ -279,7 +281,7 @@ function assemble(
   }
   const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
   const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
-  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length)].filter((w): w is string => w !== null)
+  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(words.whole())].filter((w): w is string => w !== null)
   return {
     old: oldSide.label,
     new: newSide.label,
@@ -293,4 +295,6 @@ function assemble(
     lineage,
   }
 }
+const wordsWarning = (whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${WORD_DIFF_WORK.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
+
 export { similarity, typographyKey } from './row-keys.js'

@@ -79,19 +79,54 @@ export function diceOfIds(a: Int32Array, b: Int32Array): number {
   return (2 * common) / (a.length + b.length)
 }
 
-export function wordChanges(a: string, b: string): WordChange[] | null {
-  if (a === b) return null
-  return diffWords(a, b).map((c) => ({ op: c.added ? 'insert' : c.removed ? 'delete' : 'equal', text: c.value }))
+// jsdiff's word diff (Myers) costs about the two texts' length times their edit distance, which a
+// crafted text of a few words repeated makes huge. The texts of the shared releases need at most
+// 480 edits (words and spaces inserted or deleted) and 7 million characters × edits a diff.
+/** The edits one pair of texts is searched for; past them the change is given whole. */
+export const MAX_WORD_EDITS = 2000
+/** The characters × edits all the word-level changes of one diff may cost. */
+export const WORD_DIFF_WORK = 500_000_000
+
+export type WordChanges = (a: string, b: string) => WordChange[] | null
+
+/**
+ * Word-level changes within a bound on their work (`work`: characters × edits, for all the calls
+ * together): a pair of texts past MAX_WORD_EDITS, or past what is left of `work`, is given whole,
+ * the old text deleted and the new one inserted. `whole()`: how many pairs ran out of `work` so.
+ */
+export function boundedWordChanges(work = WORD_DIFF_WORK): { changes: WordChanges; whole: () => number } {
+  let left = work
+  let whole = 0
+  const changes = (a: string, b: string): WordChange[] | null => {
+    if (a === b) return null
+    const length = a.length + b.length
+    const edits = Math.min(MAX_WORD_EDITS, Math.floor(left / length))
+    const parts = edits > 0 ? diffWords(a, b, { maxEditLength: edits }) : undefined
+    if (parts === undefined) {
+      left -= length * edits
+      if (edits < MAX_WORD_EDITS) whole++
+      return [
+        { op: 'delete', text: a },
+        { op: 'insert', text: b },
+      ]
+    }
+    left -= length * parts.reduce((sum, c) => sum + (c.added || c.removed ? c.count : 0), 0)
+    return parts.map((c) => ({ op: c.added ? 'insert' : c.removed ? 'delete' : 'equal', text: c.value }))
+  }
+  return { changes, whole: () => whole }
 }
 
+/** One pair's word-level changes (MAX_WORD_EDITS bounds it). */
+export const wordChanges: WordChanges = (a, b) => boundedWordChanges().changes(a, b)
+
 /** Examples diffed one by one, by position; null when they are the same. */
-export function exampleChanges(a: RuleRow, b: RuleRow): ExampleChange[] | null {
+export function exampleChanges(a: RuleRow, b: RuleRow, changes: WordChanges = wordChanges): ExampleChange[] | null {
   if (a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])) return null
   const out: ExampleChange[] = []
   for (let i = 0; i < Math.max(a.examples.length, b.examples.length); i++) {
     const o = a.examples[i] ?? null
     const n = b.examples[i] ?? null
-    out.push({ old: o, new: n, changes: o !== null && n !== null ? wordChanges(o, n) : null })
+    out.push({ old: o, new: n, changes: o !== null && n !== null ? changes(o, n) : null })
   }
   return out
 }

@@ -1,4 +1,4 @@
-import { diffWords } from 'diff'
+import { wordChanges } from '../history/row-keys.js'
 import { html, scriptJson, type Markup } from './html.js'
 import type { Page } from './page.js'
 import { ruleUrl, timelineUrl } from './release-pages.js'
@@ -29,7 +29,7 @@ export function lineages(rows: HistoryRow[]): { releases: string[]; byId: Map<st
 
 /** A text's edit as markup: words removed struck (del), words added marked (ins). */
 export function wordDiff(before: string, after: string): Markup {
-  return html`${diffWords(before, after).map((part) => (part.added ? html`<ins>${part.value}</ins>` : part.removed ? html`<del>${part.value}</del>` : part.value))}`
+  return html`${(wordChanges(before, after) ?? [{ op: 'equal', text: after }]).map((part) => (part.op === 'insert' ? html`<ins>${part.text}</ins>` : part.op === 'delete' ? html`<del>${part.text}</del>` : part.text))}`
 }
 
 const fullText = (r: HistoryRow) => [r.text, ...r.examples.map((e) => `Example: ${e}`)].join('\n')

@@ -78,7 +78,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     const same = change === 'unchanged' ? (o: Prepared, n: Prepared) => sameContent(o.row, n.row) : (o: Prepared, n: Prepared) => o.typo === n.typo
     for (const n of news) {
       if (oldOf[n.pos]! >= 0) continue
-      const o = firstFree(oldByNumber.get(n.row.number), oldFree, (p) => spend(work, 1, 1 + (Math.min(olds[p]!.row.text.length, n.row.text.length) >> 3)) && same(olds[p]!, n))
+      const o = firstFree(oldByNumber.get(n.row.number), oldFree, (p) => spend(work, 'step 1', 1 + (Math.min(olds[p]!.row.text.length, n.row.text.length) >> 3)) && same(olds[p]!, n))
       if (o !== undefined) pair(o, n.pos, change)
     }
   }
@@ -151,14 +151,14 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     pairTests: for (const n of news) {
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
       for (const o of oldBySection.get(n.section) ?? []) {
-        if (!spend(work, 5, o.ids.length + n.ids.length)) break pairTests
+        if (!spend(work, 'step 5', o.ids.length + n.ids.length)) break pairTests
         const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
         // Dice before the parent rules: it is the cheaper test, and most pairs fail it.
         const sim = diceOfIds(o.ids, n.ids)
         if (sim < Math.min(editThreshold, moveThreshold) || (!same && subrules && !agree(o, n))) continue
         if (sim >= (same ? editThreshold : moveThreshold)) {
-          if (spend(work, 5, KEPT_PAIR)) candidates.push({ o: o.pos, n: n.pos, sim, same })
-        } else if (!same && sim >= editThreshold && spend(work, 5, KEPT_PAIR)) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
+          if (spend(work, 'step 5', KEPT_PAIR)) candidates.push({ o: o.pos, n: n.pos, sim, same })
+        } else if (!same && sim >= editThreshold && spend(work, 'step 5', KEPT_PAIR)) nearMisses.push({ o: o.pos, n: n.pos, sim, same })
       }
     }
     // A rule whose number now holds another text, and whose own text (reworded) went to another
@@ -178,11 +178,11 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   }
   const templated = () => templatedPair(sectionMap, parentsAgree(numberNow(), previousOf(), otherTitles))
   // 6. Nearly the same text anywhere else (across sections, at whole-chapter rewrites).
-  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), moveThreshold, (words) => spend(work, 6, words)))
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), moveThreshold, (words) => spend(work, 'step 6', words)))
   // 7. What is left at the same place, reworded.
-  pairLeft(rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED, (words) => spend(work, 7, words)))
+  pairLeft(rewordedPairs(olds, news, oldOf, newOf, numberNow(), sectionMap, REWORDED, (words) => spend(work, 'step 7', words)))
   // 8. Long texts left anywhere, rewritten in their terms.
-  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, (words) => spend(work, 8, words), { weighted: REWRITTEN.weighted }))
+  pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, (words) => spend(work, 'step 8', words), { weighted: REWRITTEN.weighted }))
 
   return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true, work)
 }

@@ -3,6 +3,7 @@ import type { RuleRow } from '../core/types.js'
 import { commonWeight, rarity } from './cross-section.js'
 import type { ReleaseDiff } from './diff.js'
 import { prepare, type Prepared } from './row-keys.js'
+import { spend, type WorkBudget } from './work-budget.js'
 
 // The rule_links table, a pair of consecutive releases at a time: every rule the diff continues from
 // the release before (`continues`), and what one previous_number cannot say. A new rule whose words
@@ -36,8 +37,13 @@ export interface ReleaseRows {
   rows: RuleRow[]
 }
 
-/** The rule_links rows of `current` against `previous`, in the order of current's rules. */
-export function ruleLinks(previous: ReleaseRows, current: ReleaseRows, lineage: ReleaseDiff['lineage']): TableRow[] {
+/**
+ * The rule_links rows of `current` against `previous`, in the order of current's rules. The search
+ * for parts compares rows with the rows of their section, and takes its words from `work` (the
+ * matcher's bound, work-budget.ts): past it, the parts not yet searched get no split or merge link,
+ * and `work.ranOutIn` says so.
+ */
+export function ruleLinks(previous: ReleaseRows, current: ReleaseRows, lineage: ReleaseDiff['lineage'], work: WorkBudget): TableRow[] {
   const interner = new Map<string, number>()
   const olds = prepare(previous.rows, interner)
   const news = prepare(current.rows, interner)
@@ -63,31 +69,38 @@ export function ruleLinks(previous: ReleaseRows, current: ReleaseRows, lineage: 
     const weight = rarity([...olds, ...news].filter((r) => sections.has(r.section)))
     const bySection = (rows: Prepared[]) => {
       const map = new Map<string, Prepared[]>()
-      for (const r of rows) if (sections.has(r.section)) map.set(r.section, [...(map.get(r.section) ?? []), r])
+      for (const r of rows) {
+        if (!sections.has(r.section)) continue
+        const list = map.get(r.section)
+        if (list) list.push(r)
+        else map.set(r.section, [r])
+      }
       return map
     }
     const oldIn = bySection(olds)
     const newIn = bySection(news)
+    const test = (words: number) => spend(work, 'rule_links', words)
     for (const a of added) {
-      const best = bestContainer(a, oldIn.get(a.section) ?? [], weight)
+      const best = bestContainer(a, oldIn.get(a.section) ?? [], weight, test)
       if (best) out.push({ n: a.pos, order: 1, row: link(a.pos, best.row.pos, 'split-from', best.share) })
     }
     for (const e of ended) {
-      const best = bestContainer(e, newIn.get(e.section) ?? [], weight)
+      const best = bestContainer(e, newIn.get(e.section) ?? [], weight, test)
       if (best) out.push({ n: best.row.pos, order: 2, row: link(best.row.pos, e.pos, 'merged-from', best.share) })
     }
   }
   return out.sort((a, b) => a.n - b.n || a.order - b.order).map((x) => x.row)
 }
 
-/** The row holding the most of `part`'s words (weighted), when it holds at least CONTAINED of them. */
-function bestContainer(part: Prepared, candidates: Prepared[], weight: Float64Array): { row: Prepared; share: number } | null {
+/** The row holding the most of `part`'s words (weighted), when it holds at least CONTAINED of them (`test`: false once the bound is reached). */
+function bestContainer(part: Prepared, candidates: Prepared[], weight: Float64Array, test: (words: number) => boolean): { row: Prepared; share: number } | null {
   let total = 0
   for (const id of part.ids) total += weight[id] ?? 0
   if (total === 0) return null
   let best: { row: Prepared; share: number } | null = null
   for (const c of candidates) {
     if (part.ids.length > PART_OF_WHOLE * c.ids.length) continue
+    if (!test(part.ids.length + c.ids.length)) return null
     const share = commonWeight(part.ids, c.ids, weight) / total
     if (share >= CONTAINED && (!best || share > best.share)) best = { row: c, share }
   }

@@ -10,8 +10,8 @@ export interface WorkBudget {
   readonly limit: number
   /** Words left to compare. */
   left: number
-  /** The step in which the budget ran out, or null. */
-  ranOutIn: number | null
+  /** Where the budget ran out (`step 5`), or null. */
+  ranOutIn: string | null
 }
 
 /**
@@ -24,13 +24,13 @@ export function workBudget(limit: number): WorkBudget {
   return { limit, left: limit, ranOutIn: null }
 }
 
-/** Take one pair test of `words` words: false once the budget has run out (the first step to find it so is kept). */
-export function spend(work: WorkBudget, step: number, words: number): boolean {
+/** Take one pair test of `words` words: false once the budget has run out (the first place to find it so is kept). */
+export function spend(work: WorkBudget, where: string, words: number): boolean {
   if (work.left > 0) {
     work.left -= words
     return true
   }
-  work.ranOutIn ??= step
+  work.ranOutIn ??= where
   return false
 }
 
@@ -39,7 +39,7 @@ const STOPPED = 'the matcher stopped at its bound'
 /** The diff's warning when the budget ran out, or null. */
 export function budgetWarning(work: WorkBudget, added: number, removed: number): string | null {
   if (work.ranOutIn === null) return null
-  return `${STOPPED} of ${work.limit.toLocaleString('en-US')} words compared, in step ${work.ranOutIn}: of the ${removed} removed and ${added} added rules, some were not compared with every candidate and may be moves or edits`
+  return `${STOPPED} of ${work.limit.toLocaleString('en-US')} words compared, in ${work.ranOutIn}: of the ${removed} removed and ${added} added rules, some were not compared with every candidate and may be moves or edits`
 }
 
 /** Whether a diff's warning is the one budgetWarning gives. */

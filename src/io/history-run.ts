@@ -8,8 +8,8 @@ import { inMemoryBytes, renderHistoryCard } from '../exports/card.js'
 import { writeCsv } from '../exports/csv-write.js'
 import { writeJsonl } from '../exports/jsonl-write.js'
 import { parquetAppender } from '../exports/parquet-write.js'
-import { diffReleases } from '../history/diff.js'
-import { isBudgetWarning } from '../history/work-budget.js'
+import { diffReleases, MATCH_WORK } from '../history/diff.js'
+import { isBudgetWarning, workBudget } from '../history/work-budget.js'
 import { HISTORY_LINEAGE_TABLE, historyLines } from '../history/history-lines.js'
 import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
 import { LINEAGE_INDEX_FILE, lineageIndexBuilder } from '../history/lineage-index.js'
@@ -36,7 +36,7 @@ export interface HistoryOptions {
   onStart?: (releases: number) => void | Promise<void>
   /** Told of each release as its build ends (in the order they end). */
   onRelease?: (row: HistoryRow) => void
-  /** The lineage matcher's bound for each pair of releases, in words compared (default MATCH_WORK). */
+  /** The bound of the lineage matcher and of the rule_links search, for each pair of releases, in words compared (default MATCH_WORK). */
   matchWork?: number
 }
 
@@ -129,7 +129,9 @@ export async function buildHistory(archive: string, out: string, options: Histor
       for (const warning of diff?.warnings.filter(isBudgetWarning) ?? []) notes.push(`history: lineage ${previous!.release} → ${effectiveDate}: ${warning}`)
       const lineage = diff?.lineage ?? null
       if (previous && lineage) {
-        const links = ruleLinks(previous, { release: effectiveDate, rows }, lineage)
+        const work = workBudget(options.matchWork ?? MATCH_WORK)
+        const links = ruleLinks(previous, { release: effectiveDate, rows }, lineage, work)
+        if (work.ranOutIn !== null) notes.push(`history: rule_links ${previous.release} → ${effectiveDate}: the search for splits and merges stopped at its bound of ${work.limit.toLocaleString('en-US')} words compared; the rules it did not reach have no split-from or merged-from link`)
         linksParquet.add(links)
         const linksJsonl = writeJsonl(RULE_LINKS_TABLE, links)
         await staging.append('rule_links.jsonl', linksJsonl)

@@ -35,16 +35,18 @@ export function crossSectionPairs(olds: Prepared[], news: Prepared[], oldOf: Int
   }
   const missable = 1 - threshold / (2 - threshold)
   const near: NearPair[] = []
-  pairTests: for (const n of freeNew) {
+  for (const n of freeNew) {
     const distinct = [...new Set(n.ids)].sort((a, b) => (holders.get(a)?.length ?? 0) - (holders.get(b)?.length ?? 0) || a - b)
     const sample = distinct.slice(0, Math.floor(missable * n.ids.length + 1e-9) + 1)
     const candidates = new Set<Prepared>()
+    let words = 0
     for (const id of sample) {
       for (const o of holders.get(id) ?? []) {
-        if (!spend(o.ids.length + n.ids.length)) break pairTests
         candidates.add(o)
+        words += o.ids.length + n.ids.length
       }
     }
+    if (!spend(words)) break
     for (const o of [...candidates].sort((a, b) => a.pos - b.pos)) {
       // A pair step 5 refused by its parent rule: here only a text with hardly a word changed (a
       // subrule moved under another rule) is the same rule.
@@ -140,13 +142,15 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
     if (after >= 0) place(`a:${after + 1}`, o)
   }
   const near: NearPair[] = []
-  pairTests: for (const n of news) {
+  for (const n of news) {
     if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
     const parent = parentNumber(n.parsed)
     const neighboured = (freeOld.get(`a:${n.pos}`) ?? []).filter((o) => (o.parsed!.letters === '') === (n.parsed!.letters === ''))
     const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? []), ...neighboured])
+    let words = 0
+    for (const o of there) words += o.ids.length + n.ids.length
+    if (!spend(words)) break
     for (const o of there) {
-      if (!spend(o.ids.length + n.ids.length)) break pairTests
       const dice = diceOfIds(o.ids, n.ids)
       if (dice >= least.plain && spend(KEPT_PAIR)) near.push({ o, n, least: least.plain, dice })
     }

@@ -55,7 +55,7 @@ export interface ReleaseDiff {
   new: string
   /** unchanged + typography + edited + moved + added = new; … + removed = old. */
   counts: { old: number; new: number; unchanged: number; typography: number; edited: number; added: number; removed: number; moved: number }
-  /** Duplicate numbers on either side (they are matched by position and text); the matcher's bound reached. */
+  /** Duplicate numbers on either side (they are matched by position and text); the matcher's or the word-level changes' bound reached. */
   warnings: string[]
   added: RuleRow[]
   removed: RuleRow[]
@@ -73,6 +73,6 @@ export interface DiffOptions {
   moveThreshold?: number
   /** Word-level changes of edited and moved rules (default true); history needs only the lineage. */
   wordChanges?: boolean
-  /** The pair tests the matcher may make (default MATCH_WORK): past it, the rows left free stay added and removed, with a warning. */
+  /** The words the matcher's pair tests may compare (default MATCH_WORK): past it, the rows left free stay added and removed, with a warning. */
   workBudget?: number
 }

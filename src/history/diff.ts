@@ -78,6 +78,8 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     const same = change === 'unchanged' ? (o: Prepared, n: Prepared) => sameContent(o.row, n.row) : (o: Prepared, n: Prepared) => o.typo === n.typo
     for (const n of news) {
       if (oldOf[n.pos]! >= 0) continue
+      // Past the bound no test is made: without this a row would still walk its number's list.
+      if (!spend(work, 'step 1', 0)) break
       const o = firstFree(oldByNumber.get(n.row.number), oldFree, (p) => spend(work, 'step 1', 1 + (Math.min(olds[p]!.row.text.length, n.row.text.length) >> 3)) && same(olds[p]!, n))
       if (o !== undefined) pair(o, n.pos, change)
     }
@@ -146,12 +148,16 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
     const isLevel = (p: Prepared) => p.parsed !== null && (p.parsed.letters !== '') === subrules
     const oldBySection = new Map<string, Prepared[]>()
     for (const o of olds) if (newOf[o.pos]! < 0 && isLevel(o)) push(oldBySection, sectionMap.get(o.section) ?? o.section, o)
+    // The words of each section's free old rows, for what a new row's tests cost.
+    const sectionWords = new Map<string, number>()
+    for (const [section, list] of oldBySection) sectionWords.set(section, list.reduce((sum, o) => sum + o.ids.length, 0))
     const candidates: { o: number; n: number; sim: number; same: boolean }[] = []
     const nearMisses: typeof candidates = []
-    pairTests: for (const n of news) {
+    for (const n of news) {
       if (oldOf[n.pos]! >= 0 || !isLevel(n)) continue
-      for (const o of oldBySection.get(n.section) ?? []) {
-        if (!spend(work, 'step 5', o.ids.length + n.ids.length)) break pairTests
+      const section = oldBySection.get(n.section) ?? []
+      if (!spend(work, 'step 5', (sectionWords.get(n.section) ?? 0) + section.length * n.ids.length)) break
+      for (const o of section) {
         const same = o.row.number === n.row.number && (sectionMap.get(o.section) ?? o.section) === n.section
         // Dice before the parent rules: it is the cheaper test, and most pairs fail it.
         const sim = diceOfIds(o.ids, n.ids)
@@ -295,6 +301,8 @@ function assemble(
     lineage,
   }
 }
+
+/** The diff's warning when its word-level changes ran out of their bound (row-keys.ts), or null. */
 const wordsWarning = (whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${WORD_DIFF_WORK.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
 
 export { similarity, typographyKey } from './row-keys.js'

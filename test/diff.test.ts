@@ -473,29 +473,33 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     const [o, n] = crafted(1200)
     const free = diffReleases(o, n, { wordChanges: false })
     expect(free.warnings).toEqual([])
-    const bounded = diffReleases(o, n, { wordChanges: false, workBudget: 5_000_000 })
+    const bounded = diffReleases(o, n, { wordChanges: false, matchWork: 5_000_000 })
     expect(bounded.warnings).toHaveLength(1)
     expect(bounded.warnings[0]).toMatch(/^the matcher stopped at its bound of 5,000,000 words compared, in step 5: of the (\d+) removed and \1 added rules, some were not compared with every candidate and may be moves or edits$/)
     expect(bounded.counts.added).toBeGreaterThan(free.counts.added + 100)
     const c = bounded.counts
     expect([c.unchanged + c.typography + c.edited + c.moved + c.added, c.unchanged + c.typography + c.edited + c.moved + c.removed]).toEqual([c.new, c.old])
-    expect(diffReleases(o, n, { wordChanges: false, workBudget: 5_000_000 }).lineage).toEqual(bounded.lineage)
+    expect(diffReleases(o, n, { wordChanges: false, matchWork: 5_000_000 }).lineage).toEqual(bounded.lineage)
   }, 60_000)
 
   it('word-level changes are bounded too: a text changed past MAX_WORD_EDITS, or past the diff’s bound, is given whole, with a warning', () => {
     const [o] = crafted(3)
     // Texts of 1,200 words, every third word changed: about 1,600 edits each.
     const long = (text: string) => Array.from({ length: 60 }, () => text.slice(0, -1)).join(' ') + '.'
-    const olds = Array.from({ length: 70 }, (_, i) => ({ number: `100.${i + 1}`, text: long(o.rows[i % 3]!.text), examples: [], index: i }))
+    const olds = Array.from({ length: 12 }, (_, i) => ({ number: `100.${i + 1}`, text: long(o.rows[i % 3]!.text), examples: [], index: i }))
     const news = olds.map((r) => ({ ...r, text: r.text.split(' ').map((w, k) => (k % 3 === 0 ? `${w}s` : w)).join(' ') }))
-    const d = diffReleases({ label: 'old', rows: olds, sectionTitles: new Map() }, { label: 'new', rows: news, sectionTitles: new Map() })
-    expect(d.counts.edited).toBe(70)
+    const sides = [{ label: 'old', rows: olds, sectionTitles: new Map() }, { label: 'new', rows: news, sectionTitles: new Map() }] as const
+    // Each pair costs about 10 million characters × edits: a bound of 50 million gives the first few their marks.
+    const d = diffReleases(...sides, { wordWork: 50_000_000 })
+    expect(d.counts.edited).toBe(12)
     const whole = d.edited.filter((e) => e.text!.length === 2 && e.text![0]!.op === 'delete' && e.text![1]!.op === 'insert')
-    expect(d.warnings).toEqual([`the word-level changes stopped at their bound of 500,000,000 characters × edits: ${whole.length} changed texts are given whole, the old deleted and the new inserted`])
-    // The first ones got their word-level marks: each word changed, once.
+    expect(d.warnings).toEqual([`the word-level changes stopped at their bound of 50,000,000 characters × edits: ${whole.length} changed texts are given whole, the old deleted and the new inserted`])
     expect(whole.length).toBeGreaterThan(0)
-    expect(whole.length).toBeLessThan(70)
+    expect(whole.length).toBeLessThan(12)
+    // The first ones got their word-level marks: each word changed, once.
     expect(d.edited[0]!.text!.filter((c) => c.op === 'insert')).toHaveLength(400)
+    // The default bound (WORD_DIFF_WORK) gives all twelve their marks.
+    expect(diffReleases(...sides).warnings).toEqual([])
     // One pair past MAX_WORD_EDITS is given whole, whatever is left of the bound.
     const many = Array.from({ length: MAX_WORD_EDITS }, (_, k) => `w${k}`).join(' ')
     expect(wordChanges(many, many.replaceAll('w', 'v'))).toEqual([
@@ -505,9 +509,9 @@ describe('one matcher across sections and rewrites (diff and history share it)',
   }, 60_000)
 
   it('the costliest pair of the shared releases (2026-08-07 → 2009-05-01) needs less than a quarter of the bound', () => {
-    const d = diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, workBudget: MATCH_WORK / 4 })
+    const d = diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, matchWork: MATCH_WORK / 4 })
     expect(d.warnings).toEqual([])
-    expect(diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, workBudget: MATCH_WORK / 8 }).warnings).toHaveLength(1)
+    expect(diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, matchWork: MATCH_WORK / 8 }).warnings).toHaveLength(1)
   }, 60_000)
 
   it('folds the ASCII era’s marks as the later texts write them', () => {

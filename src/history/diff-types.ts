@@ -74,5 +74,7 @@ export interface DiffOptions {
   /** Word-level changes of edited and moved rules (default true); history needs only the lineage. */
   wordChanges?: boolean
   /** The words the matcher's pair tests may compare (default MATCH_WORK): past it, the rows left free stay added and removed, with a warning. */
-  workBudget?: number
+  matchWork?: number
+  /** The characters × edits the word-level changes may cost together (default WORD_DIFF_WORK): past it, a change is given whole, with a warning. */
+  wordWork?: number
 }

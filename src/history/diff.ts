@@ -52,7 +52,7 @@ export const MATCH_WORK = 1_500_000_000
 export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: DiffOptions = {}): ReleaseDiff {
   const editThreshold = options.editThreshold ?? 0.5
   const moveThreshold = options.moveThreshold ?? 0.8
-  const work = workBudget(options.workBudget ?? MATCH_WORK)
+  const work = workBudget(options.matchWork ?? MATCH_WORK)
   const interner = new Map<string, number>()
   const olds = prepare(oldSide.rows, interner)
   const news = prepare(newSide.rows, interner)
@@ -190,7 +190,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   // 8. Long texts left anywhere, rewritten in their terms.
   pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, (words) => spend(work, 'step 8', words), { weighted: REWRITTEN.weighted }))
 
-  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true, work)
+  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true, work, options.wordWork ?? WORD_DIFF_WORK)
 }
 
 /**
@@ -249,8 +249,9 @@ function assemble(
   sims: Float64Array,
   withWords: boolean,
   work: WorkBudget,
+  wordWork: number,
 ): ReleaseDiff {
-  const words = boundedWordChanges()
+  const words = boundedWordChanges(wordWork)
   const textChanges = withWords ? words.changes : () => null
   const examplesChanges = withWords ? (a: RuleRow, b: RuleRow) => exampleChanges(a, b, words.changes) : () => null
   const edited: EditedRule[] = []
@@ -287,7 +288,7 @@ function assemble(
   }
   const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
   const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
-  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(words.whole())].filter((w): w is string => w !== null)
+  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(wordWork, words.whole())].filter((w): w is string => w !== null)
   return {
     old: oldSide.label,
     new: newSide.label,
@@ -303,6 +304,6 @@ function assemble(
 }
 
 /** The diff's warning when its word-level changes ran out of their bound (row-keys.ts), or null. */
-const wordsWarning = (whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${WORD_DIFF_WORK.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
+const wordsWarning = (bound: number, whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${bound.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
 
 export { similarity, typographyKey } from './row-keys.js'

@@ -125,7 +125,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       done.push(b.row)
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
       const { rows, effectiveDate } = b.outcome
-      const diff = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false, workBudget: options.matchWork }) : null
+      const diff = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false, matchWork: options.matchWork }) : null
       for (const warning of diff?.warnings.filter(isBudgetWarning) ?? []) notes.push(`history: lineage ${previous!.release} → ${effectiveDate}: ${warning}`)
       const lineage = diff?.lineage ?? null
       if (previous && lineage) {

@@ -81,7 +81,7 @@ export function diceOfIds(a: Int32Array, b: Int32Array): number {
 
 // jsdiff's word diff (Myers) costs about the two texts' length times their edit distance, which a
 // crafted text of a few words repeated makes huge. The texts of the shared releases need at most
-// 480 edits (words and spaces inserted or deleted) and 7 million characters × edits a diff.
+// 480 edits (words and spaces inserted or deleted) and 21 million characters × edits a diff.
 /** The edits one pair of texts is searched for; past them the change is given whole. */
 export const MAX_WORD_EDITS = 2000
 /** The characters × edits all the word-level changes of one diff may cost. */

@@ -87,7 +87,12 @@ describe('mtg-rules history', () => {
       expect.stringMatching(/^history: lineage 2026-06-19 → 2026-08-07: the matcher stopped at its bound of 1,000 words compared, in step 1: of the \d+ removed and \d+ added rules/),
       'history: rule_links 2026-06-19 → 2026-08-07: the search for splits and merges stopped at its bound of 1,000 words compared; the rules it did not reach have no split-from or merged-from link',
     ])
+    // The card says so too, for whoever reads the tables without the run's output.
+    const card = readFileSync(join(out, 'README.md'), 'utf8')
+    expect(card).toContain('## Incomplete lineage')
+    expect(card).toContain(`- ${result.notes[1]!.replace(/^history: /, '')}`)
     expect((await buildHistory(dir, out)).notes).toEqual([])
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).not.toContain('Incomplete lineage')
   }, 120_000)
 
   it('says why a release that builds did not validate: its error codes and counts', () => {

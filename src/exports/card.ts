@@ -206,6 +206,7 @@ export function renderHistoryCard(
   parquet: { path: string; bytes: number },
   releases: { release: string; file: string; rules: number }[],
   links?: { rows: number; inMemoryBytes: number; parquet: { path: string; bytes: number } },
+  incomplete: string[] = [],
 ): string {
   const header = cardHeader('Magic: The Gathering Comprehensive Rules, every release, with rule lineage', ['time-series'], size.rows, [
     { spec: table, inMemoryBytes: size.inMemoryBytes, parquet, rows: size.rows },
@@ -234,6 +235,7 @@ export function renderHistoryCard(
     '',
     '`lineage-index.json` says where each row of `rules_history.jsonl` is (its byte length), with its release, number and `rule_id`, and where the `split-from` and `merged-from` rows of `rule_links.jsonl` are: `mtg-rules lineage` reads the lines of one rule through it (and the whole table when the index does not match the files).',
     '',
+    ...(incomplete.length > 0 ? ['## Incomplete lineage', '', 'The matcher stopped at its bound of work (a crafted or damaged text) between these releases:', '', ...incomplete.map((line) => `- ${line}`), ''] : []),
     '## Releases',
     '',
     '| release | file | rules |',

@@ -181,7 +181,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
       }),
     )
     const linksCard = { rows: linkRows, inMemoryBytes: linksInMemory, parquet: { path: 'rule_links.parquet', bytes: linksBytes.length } }
-    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard)))
+    await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard, notes.map((n) => n.replace(/^history: /, '')))))
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))
     await staging.write('history.csv', historyCsv(rows))

@@ -25,7 +25,9 @@ describe('the schemas decide', () => {
   const data = mkdtempSync(join(tmpdir(), 'schema-rows-'))
   const rule = (number: string, text: string, index: number) => ({ number, text, examples: [], index })
   const rules = join(data, 'rules.jsonl')
-  writeFileSync(rules, [rule('100.1', 'A rule.', 0), rule('100.2', 'x'.repeat(30_000), 1)].map((r) => JSON.stringify(r)).join('\n') + '\n')
+  // Lengths in code points: 30,000 and 50,000 letters are over a maxLength of 20,000 (the second
+  // past twice it); 15,000 emoji are 30,000 UTF-16 units but 15,000 code points, within it.
+  writeFileSync(rules, [rule('100.1', 'A rule.', 0), rule('100.2', 'x'.repeat(30_000), 1), rule('100.3', 'x'.repeat(50_000), 2), rule('100.4', '😀'.repeat(15_000), 3)].map((r) => JSON.stringify(r)).join('\n') + '\n')
   const history = join(data, 'rules_history.jsonl')
   const historyRow = { release: '2026-08-07', ...rule('100.1', 'A rule.', 0), rule_id: '2026-08-07:100.1', previous_number: null, change: 'renamed' }
   writeFileSync(history, JSON.stringify(historyRow) + '\n')
@@ -36,7 +38,7 @@ describe('the schemas decide', () => {
     return { status: run.status, schema: report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; message: string }) => `${d.number}: ${d.message}`) }
   }
 
-  it('as built: a 30,000-character text is valid, a change "renamed" is not', () => {
+  it('as built: texts of 30,000 and 50,000 characters are valid, a change "renamed" is not', () => {
     expect(schemaFindings(join(REPO, 'dist/bin/cli.js'), rules)).toEqual({ status: 0, schema: [] })
     const h = schemaFindings(join(REPO, 'dist/bin/cli.js'), history)
     expect(h.status).toBe(1)
@@ -49,7 +51,7 @@ describe('the schemas decide', () => {
     const edited = join(copy, 'dist/bin/cli.js')
     const r = schemaFindings(edited, rules)
     expect(r.status).toBe(1)
-    expect(r.schema).toEqual([expect.stringMatching(/^100\.2: .*\/text.*must NOT have more than 20000 characters/)])
+    expect(r.schema).toEqual([expect.stringMatching(/^100\.2: .*\/text.*must NOT have more than 20000 characters/), expect.stringMatching(/^100\.3: .*\/text.*must NOT have more than 20000 characters/)])
     expect(schemaFindings(edited, history)).toMatchObject({ schema: [] })
     // The toolkit as it is still answers as before.
     expect(cli(['validate', rules]).status).toBe(0)

@@ -1,10 +1,11 @@
 /**
  * A bound on the work of the matcher's pair tests in one diff (a row against a candidate: a content
- * or a similarity test), counted in the words the two rows hold, as a test's time grows with them.
- * The steps that compare free rows with each other are quadratic in what is left free: real releases
- * stay far below the bound (MATCH_WORK in diff.ts), but a crafted export of thousands of rows built
- * from a dozen words would take hours. When the budget runs out, the rows still free stay added and
- * removed, and the diff says so in a warning. Same input, same pairs: the tests run in row order.
+ * or a similarity test), counted in the words the two rows hold, as a test's time grows with them;
+ * rule_links' search for splits and merges has one too. The steps that compare free rows with each
+ * other are quadratic in what is left free: real releases stay far below the bound (MATCH_WORK in
+ * diff.ts), but a crafted export of rows built from a dozen words took minutes at 16,000 rows, and
+ * would take hours at more. When the budget runs out, the rows still free stay added and removed,
+ * and the diff says so in a warning. Same input, same pairs: the tests run in row order.
  */
 export interface WorkBudget {
   readonly limit: number
@@ -24,7 +25,7 @@ export function workBudget(limit: number): WorkBudget {
   return { limit, left: limit, ranOutIn: null }
 }
 
-/** Take one pair test of `words` words: false once the budget has run out (the first place to find it so is kept). */
+/** Take `words` words of pair tests (one test, or a row's tests at once): false once the budget has run out (the first place to find it so is kept). */
 export function spend(work: WorkBudget, where: string, words: number): boolean {
   if (work.left > 0) {
     work.left -= words

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
+import { glossaryChanges } from '../src/history/changelog-parts.js'
 import { diffReleases, MATCH_WORK, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { MAX_WORD_EDITS, wordChanges } from '../src/history/row-keys.js'
@@ -584,6 +585,20 @@ describe('diff of two glossary exports', () => {
     const refused = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'rules.jsonl')])
     expect([refused.status, refused.stderr]).toEqual([2, expect.stringMatching(/^mtg-rules diff: compare a glossary with a glossary/)])
   }, 60_000)
+})
+
+describe('the glossary’s word-level changes, bounded like the rules’', () => {
+  it('2025-02-07 → 2026-06-19: every changed definition marked word by word; under a small bound, the rest given whole with a warning', async () => {
+    const [oldSide, newSide] = await Promise.all(['2025-02-07', '2026-06-19'].map((d) => diffSideOf(release(d).path, readBytes(release(d).path))))
+    const real = glossaryChanges(oldSide!, newSide!)!
+    const wordByWord = real.changed.filter((c) => c.changes && c.changes.some((p) => p.op === 'equal'))
+    expect(real.warnings).toEqual([])
+    expect(wordByWord.length).toBeGreaterThan(0)
+    const bounded = glossaryChanges(oldSide!, newSide!, 1)!
+    const whole = bounded.changed.filter((c) => c.changes?.length === 2 && c.changes[0]!.op === 'delete' && c.changes[1]!.op === 'insert')
+    expect(whole.length).toBeGreaterThanOrEqual(wordByWord.length)
+    expect(bounded.warnings).toEqual([`the word-level changes stopped at their bound of 1 characters × edits: ${whole.length} changed texts are given whole, the old deleted and the new inserted`])
+  })
 })
 
 describe('a changelog longer than a call takes arguments', () => {

@@ -44,9 +44,10 @@ async function glossaryDiff(oldSide: DiffSide, newSide: DiffSide, values: { json
   const text = values.json ? JSON.stringify({ old: oldSide.label, new: newSide.label, ...changes }, null, 2) + '\n' : renderGlossaryChangelog(oldSide, newSide)
   const differ = changes.added.length + changes.removed.length + changes.changed.length > 0
   const exitCode = values['exit-code'] && differ ? 1 : 0
-  if (values.out === undefined) return ok(text, '', exitCode)
+  const warnings = changes.warnings.map((w) => `diff: warning: ${w}\n`).join('')
+  if (values.out === undefined) return ok(text, warnings, exitCode)
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
-  return ok('', `diff: wrote ${values.out} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
+  return ok('', `${warnings}diff: wrote ${values.out} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
 }
 
 /** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */

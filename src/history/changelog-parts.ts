@@ -1,5 +1,5 @@
 import type { DiffSide, MovedRule } from './diff.js'
-import { boundedWordChanges, type WordChange } from './row-keys.js'
+import { boundedWordChanges, WORD_DIFF_WORK, wordsWarning, type WordChange } from './row-keys.js'
 
 // Parts of the changelog (changelog.ts) that read the diff as a whole: sections renumbered as a
 // block, and the glossary's changes.
@@ -39,20 +39,22 @@ export interface GlossaryChanges {
   removed: { term: string; definition: string }[]
   /** A definition changed (`changes`), or the term became obsolete or current again (`obsolete`). */
   changed: { term: string; changes: WordChange[] | null; obsolete?: boolean }[]
+  /** When the definitions' word-level changes ran out of their bound (row-keys.ts). */
+  warnings: string[]
 }
 
-/** Terms added, removed, and definitions changed between two sides' glossaries (null when a side has none). */
-export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide): GlossaryChanges | null {
+/** Terms added, removed, and definitions changed between two sides' glossaries (null when a side has none); `wordWork` bounds the definitions' word-level changes together. */
+export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide, wordWork = WORD_DIFF_WORK): GlossaryChanges | null {
   if (!oldSide?.glossary || !newSide.glossary) return null
   const before = new Map(oldSide.glossary.map((g) => [g.term, g]))
   const after = new Map(newSide.glossary.map((g) => [g.term, g]))
   const changed: GlossaryChanges['changed'] = []
   // One bound on the word-level work of all the definitions (row-keys.ts).
-  const wordChanges = boundedWordChanges().changes
+  const words = boundedWordChanges(wordWork)
   for (const [term, entry] of after) {
     const old = before.get(term)
     if (old === undefined) continue
-    const changes = wordChanges(old.definition, entry.definition)
+    const changes = words.changes(old.definition, entry.definition)
     const flag = (old.obsolete ?? false) !== (entry.obsolete ?? false)
     if (changes || flag) changed.push({ term, changes, ...(flag ? { obsolete: entry.obsolete ?? false } : {}) })
   }
@@ -60,5 +62,6 @@ export function glossaryChanges(oldSide: DiffSide | undefined, newSide: DiffSide
     added: newSide.glossary.filter((g) => !before.has(g.term)),
     removed: oldSide.glossary.filter((g) => !after.has(g.term)),
     changed,
+    warnings: [wordsWarning(wordWork, words.whole())].filter((w): w is string => w !== null),
   }
 }

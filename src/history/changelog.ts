@@ -156,6 +156,7 @@ function glossaryLines(oldSide: DiffSide | undefined, newSide: DiffSide): string
   const glossary = glossaryChanges(oldSide, newSide)
   if (glossary && glossary.added.length + glossary.removed.length + glossary.changed.length > 0) {
     lines.push('', `## Glossary: ${glossary.added.length} added, ${glossary.removed.length} removed, ${glossary.changed.length} changed`)
+    for (const w of glossary.warnings) lines.push('', `> Warning: ${escape(w)}`)
     if (glossary.added.length) {
       lines.push('', `### Added (${glossary.added.length})`, '')
       append(lines, glossary.added.map((g) => `- **${escape(g.term)}** ${escape(g.definition)}`))

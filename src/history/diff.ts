@@ -1,6 +1,6 @@
 import { crossSectionPairs, parentsAgree, rewordedPairs, templatedPair } from './cross-section.js'
 import type { RuleRow } from '../core/types.js'
-import { boundedWordChanges, diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, WORD_DIFF_WORK, type Prepared } from './row-keys.js'
+import { boundedWordChanges, diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, WORD_DIFF_WORK, wordsWarning, type Prepared } from './row-keys.js'
 import { budgetWarning, KEPT_PAIR, spend, workBudget, type WorkBudget } from './work-budget.js'
 
 export type * from './diff-types.js'
@@ -303,7 +303,5 @@ function assemble(
   }
 }
 
-/** The diff's warning when its word-level changes ran out of their bound (row-keys.ts), or null. */
-const wordsWarning = (bound: number, whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${bound.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
 
 export { similarity, typographyKey } from './row-keys.js'

@@ -116,6 +116,9 @@ export function boundedWordChanges(work = WORD_DIFF_WORK): { changes: WordChange
   return { changes, whole: () => whole }
 }
 
+/** The warning when word-level changes ran out of their bound (`whole` pairs given whole), or null. */
+export const wordsWarning = (bound: number, whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${bound.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
+
 /** One pair's word-level changes (MAX_WORD_EDITS bounds it). */
 export const wordChanges: WordChanges = (a, b) => boundedWordChanges().changes(a, b)
 

@@ -37,6 +37,11 @@ describe('the layout of src/', () => {
     expect([...counts.keys()].map((d) => d.split('/')[0]).filter((d) => d !== '.' && !STAGES.includes(d))).toEqual([])
   })
 
+  it('has no source file over 300 lines', () => {
+    const long = sources.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > 300)
+    expect(long).toEqual([])
+  })
+
   it('imports only earlier stages (index.ts, the package entry, may import any)', () => {
     const upward = sources
       .filter((f) => rel(f) !== 'index.ts')

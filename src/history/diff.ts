@@ -1,10 +1,10 @@
 import { crossSectionPairs, parentsAgree, rewordedPairs, templatedPair } from './cross-section.js'
-import type { RuleRow } from '../core/types.js'
-import { boundedWordChanges, diceOfIds, duplicates, exampleChanges, prepare, push, sameContent, typographyKey, WORD_DIFF_WORK, wordsWarning, type Prepared } from './row-keys.js'
-import { budgetWarning, KEPT_PAIR, spend, workBudget, type WorkBudget } from './work-budget.js'
+import { diceOfIds, prepare, push, sameContent, typographyKey, WORD_DIFF_WORK, type Prepared } from './row-keys.js'
+import { KEPT_PAIR, spend, workBudget } from './work-budget.js'
+import { assemble } from './diff-assemble.js'
 
 export type * from './diff-types.js'
-import type { DiffOptions, DiffSide, EditedRule, MovedRule, ReleaseDiff, RowChange, TypographyChange } from './diff-types.js'
+import type { DiffOptions, DiffSide, ReleaseDiff, RowChange } from './diff-types.js'
 
 const CITED = /\b\d{3}(?:\.\d+[a-z]*)?\b/g
 /** How much closer (Dice) a rule's text must be to another number than to its own for that to be its successor. */
@@ -190,7 +190,7 @@ export function diffReleases(oldSide: DiffSide, newSide: DiffSide, options: Diff
   // 8. Long texts left anywhere, rewritten in their terms.
   pairLeft(crossSectionPairs(olds, news, oldOf, newOf, templated(), REWRITTEN.plain, (words) => spend(work, 'step 8', words), { weighted: REWRITTEN.weighted }))
 
-  return assemble(oldSide, newSide, olds, news, oldOf, newOf, kind, refsRenumbered, sims, options.wordChanges ?? true, work, options.wordWork ?? WORD_DIFF_WORK)
+  return assemble(oldSide, newSide, olds, news, { oldOf, newOf, kind, refsRenumbered, sims }, { withWords: options.wordChanges ?? true, work, wordWork: options.wordWork ?? WORD_DIFF_WORK })
 }
 
 /**
@@ -236,72 +236,5 @@ function mapSections(olds: Prepared[], news: Prepared[], oldOf: Int32Array, oldT
   }
   return map
 }
-
-function assemble(
-  oldSide: DiffSide,
-  newSide: DiffSide,
-  olds: Prepared[],
-  news: Prepared[],
-  oldOf: Int32Array,
-  newOf: Int32Array,
-  kind: (RowChange | null)[],
-  refsRenumbered: Uint8Array,
-  sims: Float64Array,
-  withWords: boolean,
-  work: WorkBudget,
-  wordWork: number,
-): ReleaseDiff {
-  const words = boundedWordChanges(wordWork)
-  const textChanges = withWords ? words.changes : () => null
-  const examplesChanges = withWords ? (a: RuleRow, b: RuleRow) => exampleChanges(a, b, words.changes) : () => null
-  const edited: EditedRule[] = []
-  const moved: MovedRule[] = []
-  const typography: TypographyChange[] = []
-  let unchanged = 0
-  const lineage: ReleaseDiff['lineage'] = []
-  for (const n of news) {
-    const o = oldOf[n.pos]!
-    const change = kind[n.pos] ?? null
-    if (o < 0 || change === null) {
-      lineage.push(null)
-      continue
-    }
-    lineage.push({ old: o, change, similarity: Math.round(sims[n.pos]! * 1000) / 1000 })
-    const from = olds[o]!.row
-    const to = n.row
-    if (change === 'unchanged') unchanged++
-    else if (change === 'typography') typography.push({ number: to.number, oldIndex: o, newIndex: n.pos })
-    else if (change === 'edited') edited.push({ number: to.number, oldIndex: o, newIndex: n.pos, text: textChanges(from.text, to.text), examples: examplesChanges(from, to), referencesRenumbered: refsRenumbered[n.pos] === 1 })
-    else {
-      moved.push({
-        from: from.number,
-        to: to.number,
-        oldIndex: o,
-        newIndex: n.pos,
-        similarity: Math.round(sims[n.pos]! * 1000) / 1000,
-        text: textChanges(from.text, to.text),
-        examples: examplesChanges(from, to),
-        referencesRenumbered: refsRenumbered[n.pos] === 1,
-        typographyOnly: olds[o]!.content !== n.content && olds[o]!.typo === n.typo,
-      })
-    }
-  }
-  const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
-  const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
-  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(wordWork, words.whole())].filter((w): w is string => w !== null)
-  return {
-    old: oldSide.label,
-    new: newSide.label,
-    counts: { old: olds.length, new: news.length, unchanged, typography: typography.length, edited: edited.length, added: added.length, removed: removed.length, moved: moved.length },
-    warnings,
-    added,
-    removed,
-    edited,
-    typography,
-    moved,
-    lineage,
-  }
-}
-
 
 export { similarity, typographyKey } from './row-keys.js'

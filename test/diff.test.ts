@@ -4,7 +4,7 @@ import { renderChangelog } from '../src/history/changelog.js'
 import { glossaryChanges } from '../src/history/changelog-parts.js'
 import { diffReleases, MATCH_WORK, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
-import { MAX_WORD_EDITS, wordChanges } from '../src/history/row-keys.js'
+import { boundedWordChanges, MAX_WORD_EDITS } from '../src/history/row-keys.js'
 import { buildDataset } from '../src/build/build.js'
 import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
@@ -503,7 +503,7 @@ describe('one matcher across sections and rewrites (diff and history share it)',
     expect(diffReleases(...sides).warnings).toEqual([])
     // One pair past MAX_WORD_EDITS is given whole, whatever is left of the bound.
     const many = Array.from({ length: MAX_WORD_EDITS }, (_, k) => `w${k}`).join(' ')
-    expect(wordChanges(many, many.replaceAll('w', 'v'))).toEqual([
+    expect(boundedWordChanges().changes(many, many.replaceAll('w', 'v'))).toEqual([
       { op: 'delete', text: many },
       { op: 'insert', text: many.replaceAll('w', 'v') },
     ])

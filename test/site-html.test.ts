@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { escapeHtml, html, raw } from '../src/site/html.js'
 import { buildSite } from '../src/site/build-site.js'
-import type { SiteInput } from '../src/site/site-input.js'
+import type { HistoryRow, SiteInput } from '../src/site/site-input.js'
+import { WORD_DIFF_WORK } from '../src/history/row-keys.js'
 
 const hostile = '<script>alert("x")</script> & \'q\' "r" \u0001\u0007\u007f\u0085 rule 100.1'
 
@@ -41,7 +42,7 @@ describe('the site’s one escaping helper', () => {
       },
       searchLibrary: '/* minisearch */',
     }
-    const files = buildSite(input)
+    const { files } = buildSite(input)
     const text = (path: string) => new TextDecoder().decode(files.find((f) => f.path === path)!.bytes)
     for (const f of files.filter((f) => f.path.endsWith('.html'))) {
       const page = new TextDecoder().decode(f.bytes)
@@ -54,6 +55,44 @@ describe('the site’s one escaping helper', () => {
     expect(section).toContain('<span class="dangling" title="100.1a cites 999.9 (“999.9”), which does not exist &lt;script&gt;">999.9</span>')
     // The search index is a script: no text in it can close the element.
     expect(text('assets/search-index.js')).not.toContain('</script')
+  })
+})
+
+describe('the word-level changes of a history’s pages', () => {
+  // Three rules of 300 words, every other word changed in the second release.
+  const text = (edited: boolean, r = 2) => `Rule ${r}: ${Array.from({ length: 300 }, (_, k) => (edited && k % 2 === 0 ? `new${k}` : `w${k}`)).join(' ')}`
+  const rows: HistoryRow[] = ['2025-01-01', '2026-01-01'].flatMap((release, i) =>
+    [1, 2, 3].map((r) => ({ release, rule_id: `id${r}`, number: `100.${r}`, text: text(i === 1, r), examples: [], index: r - 1, previous_number: i === 1 ? `100.${r}` : null, change: i === 1 ? 'edited' : 'added' })),
+  )
+  const input: SiteInput = {
+    release: {
+      effective: '2026-01-01',
+      sourceFile: 'MagicCompRules 20260101.txt',
+      sha256: '0',
+      rules: rows.filter((r) => r.release === '2026-01-01'),
+      places: new Map(['100.1', '100.2', '100.3'].map((n) => [n, { chapter: '1', chapter_title: 'Game Concepts', section: '100', section_title: 'General' }])),
+      glossary: [],
+      report: { valid: true, strict: false, source: { file: 'x', kind: 'cr-text', table: 'rules', rows: 3 }, notes: [], counts: { errors: 0, warnings: 0, byCode: {} }, diagnostics: [] } as unknown as SiteInput['release']['report'],
+    },
+    history: rows,
+    searchLibrary: '/* minisearch */',
+  }
+  const page = (files: { path: string; bytes: Uint8Array }[], path: string) => new TextDecoder().decode(files.find((f) => f.path === path)!.bytes)
+  const count = (s: string, tag: string) => s.split(`<${tag}>`).length - 1
+
+  it('share one bound: past it a text is shown replaced whole, and buildSite says how many', () => {
+    const open = buildSite(input)
+    expect(open.warnings).toEqual([])
+    // Each changed word marked, on the rule's timeline and on its release's page.
+    expect(count(page(open.files, 'timeline/id1.html'), 'ins')).toBe(150)
+    expect(count(page(open.files, 'releases/2026-01-01.html'), 'ins')).toBe(450)
+    const tight = buildSite(input, { wordWork: WORD_DIFF_WORK / 1e6 })
+    // Each rule's edit is diffed once for both of its pages: three texts, each given whole.
+    expect(tight.warnings).toEqual(['the word-level changes stopped at their bound of 500 characters × edits: 3 changed texts are given whole, the old deleted and the new inserted'])
+    const timeline = page(tight.files, 'timeline/id2.html')
+    expect([count(timeline, 'del'), count(timeline, 'ins')]).toEqual([1, 1])
+    expect(timeline).toContain(`<del>${text(false)}</del><ins>${text(true)}</ins>`)
+    expect(count(page(tight.files, 'releases/2026-01-01.html'), 'ins')).toBe(3)
   })
 })
 

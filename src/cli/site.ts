@@ -15,10 +15,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules site: expected one DIR (a dataset or history folder), got ${positionals.length}`)
   const started = performance.now()
   const input = await readSiteInput(positionals[0]!)
-  const files = buildSite(input)
+  const { files, warnings } = buildSite(input)
   // Thousands of small pages: synced as a whole by the switch, not one fsync each.
   const note = await replaceFolder(values.out, files.map((f) => ({ name: f.path, bytes: f.bytes })), siteOwnership, { force: values.force, durable: false })
   const pages = files.filter((f) => f.path.endsWith('.html')).length
   const seconds = (performance.now() - started) / 1000
-  return ok('', `site: wrote ${pages} pages and ${files.length - pages} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
+  return ok('', `${warnings.map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${files.length - pages} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
 }

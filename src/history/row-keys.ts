@@ -119,11 +119,8 @@ export function boundedWordChanges(work = WORD_DIFF_WORK): { changes: WordChange
 /** The warning when word-level changes ran out of their bound (`whole` pairs given whole), or null. */
 export const wordsWarning = (bound: number, whole: number) => (whole === 0 ? null : `the word-level changes stopped at their bound of ${bound.toLocaleString('en-US')} characters × edits: ${whole} changed text${whole === 1 ? ' is' : 's are'} given whole, the old deleted and the new inserted`)
 
-/** One pair's word-level changes (MAX_WORD_EDITS bounds it). */
-export const wordChanges: WordChanges = (a, b) => boundedWordChanges().changes(a, b)
-
 /** Examples diffed one by one, by position; null when they are the same. */
-export function exampleChanges(a: RuleRow, b: RuleRow, changes: WordChanges = wordChanges): ExampleChange[] | null {
+export function exampleChanges(a: RuleRow, b: RuleRow, changes: WordChanges): ExampleChange[] | null {
   if (a.examples.length === b.examples.length && a.examples.every((e, i) => e === b.examples[i])) return null
   const out: ExampleChange[] = []
   for (let i = 0; i < Math.max(a.examples.length, b.examples.length); i++) {

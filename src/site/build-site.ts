@@ -1,18 +1,35 @@
+import { boundedWordChanges, WORD_DIFF_WORK, wordsWarning, type WordChange, type WordChanges } from '../history/row-keys.js'
 import { html } from './html.js'
 import { COMPARE_SCRIPT, comparePage, lineages, linksByRule, releaseDataScript, releasePage, releasesPage, timelinePage } from './history-pages.js'
 import { CSS, renderPage, type Page } from './page.js'
 import { chapterPage, chaptersOf, glossaryPage, homePage, sectionPage, timelineUrl } from './release-pages.js'
 import { SEARCH_BOX_SCRIPT, SEARCH_PAGE_SCRIPT, searchIndexScript, searchPage } from './search.js'
-import type { SiteFile, SiteInput } from './site-input.js'
+import type { HistoryRow, SiteFile, SiteInput } from './site-input.js'
 
 const encoder = new TextEncoder()
+
+/**
+ * The word-level changes of a site's pages (timelines, release pages) share one bound that grows
+ * with the history: WORD_DIFF_WORK, and this many characters × edits for each character of its
+ * texts. The shared history (9 releases, each pair an era jump) needs 15.5 a character; 130
+ * releases that are all era jumps 16.6; 130 close ones 1.3. Past it, a text is shown replaced
+ * whole, and buildSite warns.
+ */
+export const SITE_WORDS_PER_CHARACTER = 32
+
+const charactersOf = (rows: HistoryRow[]) => rows.reduce((sum, r) => r.examples.reduce((n, e) => n + e.length, sum + r.text.length), 0)
+
+export interface SiteOptions {
+  /** The bound of the word-level changes (else the one that grows with the history, above). */
+  wordWork?: number
+}
 
 /**
  * The static site of a release (and, from a history folder, of its history): every page and asset,
  * in path order. Pure: the same input gives the same bytes; every link is relative, nothing is
  * loaded from another origin.
  */
-export function buildSite(input: SiteInput): SiteFile[] {
+export function buildSite(input: SiteInput, options: SiteOptions = {}): { files: SiteFile[]; warnings: string[] } {
   const { release } = input
   const chapters = chaptersOf(release)
   const sections = chapters.flatMap((c) => c.sections)
@@ -34,16 +51,26 @@ export function buildSite(input: SiteInput): SiteFile[] {
     { path: 'assets/search.js', bytes: encoder.encode(SEARCH_BOX_SCRIPT) },
     { path: 'assets/search-page.js', bytes: encoder.encode(SEARCH_PAGE_SCRIPT) },
   ]
+  const wordWork = options.wordWork ?? WORD_DIFF_WORK + SITE_WORDS_PER_CHARACTER * charactersOf(input.history ?? [])
+  const words = boundedWordChanges(wordWork)
+  // A rule's edit is shown on its timeline and on its release's page: diffed once.
+  const diffed = new Map<string, WordChange[] | null>()
+  const changes: WordChanges = (a, b) => {
+    const key = `${a}\u0000${b}`
+    if (!diffed.has(key)) diffed.set(key, words.changes(a, b))
+    return diffed.get(key)!
+  }
   if (history && input.history) {
     const rows = input.history
     pages.push(releasesPage(history.releases, rows), comparePage(history.releases))
-    history.releases.forEach((r, i) => pages.push(releasePage(r, history.releases[i - 1] ?? null, history.byId)))
+    history.releases.forEach((r, i) => pages.push(releasePage(r, history.releases[i - 1] ?? null, history.byId, changes)))
     const links = linksByRule(input.links ?? [], rows)
-    for (const [id, list] of history.byId) pages.push(timelinePage(id, list, history.releases, links.get(id)))
+    for (const [id, list] of history.byId) pages.push(timelinePage(id, list, history.releases, links.get(id) ?? [], changes))
     files.push({ path: 'assets/compare.js', bytes: encoder.encode(COMPARE_SCRIPT) })
     for (const r of history.releases) files.push({ path: `assets/releases/${r}.js`, bytes: encoder.encode(releaseDataScript(r, rows)) })
   }
   const title = `Comprehensive Rules ${release.effective}`
   for (const page of pages) files.push({ path: page.path, bytes: encoder.encode(renderPage(page, title)) })
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const warning = wordsWarning(wordWork, words.whole())
+  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), warnings: warning === null ? [] : [warning] }
 }

@@ -1,4 +1,4 @@
-import { wordChanges } from '../history/row-keys.js'
+import type { WordChanges } from '../history/row-keys.js'
 import { html, scriptJson, type Markup } from './html.js'
 import type { Page } from './page.js'
 import { ruleUrl, timelineUrl } from './release-pages.js'
@@ -27,26 +27,26 @@ export function lineages(rows: HistoryRow[]): { releases: string[]; byId: Map<st
   return { releases, byId }
 }
 
-/** A text's edit as markup: words removed struck (del), words added marked (ins). */
-export function wordDiff(before: string, after: string): Markup {
-  return html`${(wordChanges(before, after) ?? [{ op: 'equal', text: after }]).map((part) => (part.op === 'insert' ? html`<ins>${part.text}</ins>` : part.op === 'delete' ? html`<del>${part.text}</del>` : part.text))}`
+/** A text's edit as markup: words removed struck (del), words added marked (ins); `changes` is the site's bounded word diff. */
+export function wordDiff(before: string, after: string, changes: WordChanges): Markup {
+  return html`${(changes(before, after) ?? [{ op: 'equal', text: after }]).map((part) => (part.op === 'insert' ? html`<ins>${part.text}</ins>` : part.op === 'delete' ? html`<del>${part.text}</del>` : part.text))}`
 }
 
 const fullText = (r: HistoryRow) => [r.text, ...r.examples.map((e) => `Example: ${e}`)].join('\n')
 
-function stepOf({ release, row, previous }: Step): Markup {
+function stepOf({ release, row, previous }: Step, changes: WordChanges): Markup {
   const at = html`<h2 id="r${release}">${release}: ${row.change}${row.change === 'moved' && previous ? ` from ${previous.number} to ${row.number}` : ''}</h2>`
   if (row.change === 'added') return html`${at}<p class="muted">Added as ${row.number}, with this wording:</p><blockquote>${paragraphs(fullText(row))}</blockquote>`
   if (!previous) return at
   const moved = previous.number !== row.number ? html`<p>Renumbered: ${previous.number} → ${row.number}.</p>` : ''
-  const edited = fullText(previous) !== fullText(row) ? html`<blockquote>${wordDiff(fullText(previous), fullText(row))}</blockquote>` : ''
+  const edited = fullText(previous) !== fullText(row) ? html`<blockquote>${wordDiff(fullText(previous), fullText(row), changes)}</blockquote>` : ''
   return html`${at}${moved}${edited}`
 }
 
 const paragraphs = (text: string) => html`${text.split('\n').map((p) => html`<p>${p}</p>`)}`
 
 /** A rule's timeline: every release where it changed, newest first (its removal, if removed, on top). */
-export function timelinePage(ruleId: string, rows: HistoryRow[], releases: string[], links: { text: string; url: string | null }[] = []): Page {
+export function timelinePage(ruleId: string, rows: HistoryRow[], releases: string[], links: { text: string; url: string | null }[], changes: WordChanges): Page {
   const steps: Step[] = rows.map((row, i) => ({ release: row.release, row, previous: i > 0 ? rows[i - 1]! : null }))
   const changed = steps.filter((s) => s.row.change !== 'unchanged')
   const last = rows.at(-1)!
@@ -60,12 +60,12 @@ export function timelinePage(ruleId: string, rows: HistoryRow[], releases: strin
 <p class="muted">Followed through ${rows.length} ${rows.length === 1 ? 'release' : 'releases'} as one rule (rule_id ${ruleId}); numbers held: ${[...new Set(rows.map((r) => r.number))].join(', ')}.</p>
 ${links.length ? html`<h2 id="links">Split and merged</h2><ul class="rules">${links.map((l) => html`<li>${l.url ? html`<a href="../${l.url}">${l.text}</a>` : l.text}</li>\n`)}</ul>` : ''}
 ${!current && after ? html`<h2 id="r${after}">${after}: removed</h2><p>${last.number} is not in the rules from ${after} on.</p>` : ''}
-${[...changed].reverse().map(stepOf)}`,
+${[...changed].reverse().map((step) => stepOf(step, changes))}`,
   }
 }
 
 /** What changed in one release, against the one before. */
-export function releasePage(release: string, previous: string | null, byId: Map<string, HistoryRow[]>): Page {
+export function releasePage(release: string, previous: string | null, byId: Map<string, HistoryRow[]>, changes: WordChanges): Page {
   const here: { row: HistoryRow; before: HistoryRow | null }[] = []
   const removed: HistoryRow[] = []
   for (const [, rows] of byId) {
@@ -85,7 +85,7 @@ export function releasePage(release: string, previous: string | null, byId: Map<
 ${list('Added', of('added').map((h) => html`${link(h.row)} — ${h.row.text.slice(0, 120)}`))}
 ${list('Removed', removed.sort((a, b) => a.index - b.index).map((r) => html`${link(r)} — ${r.text.slice(0, 120)}`))}
 ${list('Moved', of('moved').map((h) => html`${h.before?.number ?? h.row.previous_number ?? '?'} → ${link(h.row)}`))}
-${list('Edited', of('edited').map((h) => html`${link(h.row)}: ${h.before ? wordDiff(h.before.text, h.row.text) : h.row.text}`))}
+${list('Edited', of('edited').map((h) => html`${link(h.row)}: ${h.before ? wordDiff(h.before.text, h.row.text, changes) : h.row.text}`))}
 ${list('Typography only', of('typography').map((h) => link(h.row)))}`,
   }
 }

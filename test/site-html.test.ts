@@ -3,6 +3,7 @@ import { escapeHtml, html, raw } from '../src/site/html.js'
 import { buildSite } from '../src/site/build-site.js'
 import type { HistoryRow, SiteInput } from '../src/site/site-input.js'
 import { WORD_DIFF_WORK } from '../src/history/row-keys.js'
+import { lineages, releaseChanges } from '../src/site/history-pages.js'
 
 const hostile = '<script>alert("x")</script> & \'q\' "r" \u0001\u0007\u007f\u0085 rule 100.1'
 
@@ -93,6 +94,22 @@ describe('the word-level changes of a history’s pages', () => {
     expect([count(timeline, 'del'), count(timeline, 'ins')]).toEqual([1, 1])
     expect(timeline).toContain(`<del>${text(false)}</del><ins>${text(true)}</ins>`)
     expect(count(page(tight.files, 'releases/2026-01-01.html'), 'ins')).toBe(3)
+  })
+})
+
+describe('what each release page lists, from the lineages grouped once', () => {
+  it('a rule continued, one removed, one absent for a release and back: each under the right release', () => {
+    const row = (release: string, id: string, change: string): HistoryRow => ({ release, rule_id: id, number: `100.${id.length}`, text: `${id} ${release}`, examples: [], index: 0, previous_number: null, change })
+    const history = lineages([row('2001', 'x', 'added'), row('2001', 'yy', 'added'), row('2001', 'zzz', 'added'), row('2002', 'x', 'unchanged'), row('2003', 'x', 'edited'), row('2003', 'zzz', 'added')])
+    const { here, removed } = releaseChanges(history)
+    const shown = (list: { row: HistoryRow; before: HistoryRow | null }[]) => list.map((h) => `${h.row.rule_id}@${h.row.release}<${h.before?.release ?? '-'}`)
+    expect(history.releases).toEqual(['2001', '2002', '2003'])
+    expect(shown(here.get('2002')!)).toEqual(['x@2002<2001'])
+    // zzz is back in 2003, not continued from 2001: no "before". Removed are the lineages that end
+    // in the release before (a history's lineages have no gap: a rule that comes back is a new one).
+    expect(shown(here.get('2003')!)).toEqual(['x@2003<2002', 'zzz@2003<-'])
+    expect(removed.get('2002')!.map((r) => `${r.rule_id}@${r.release}`)).toEqual(['yy@2001'])
+    expect(removed.get('2003')).toEqual([])
   })
 })
 

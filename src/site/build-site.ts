@@ -1,6 +1,6 @@
 import { boundedWordChanges, WORD_DIFF_WORK, wordsWarning, type WordChange, type WordChanges } from '../history/row-keys.js'
 import { html } from './html.js'
-import { COMPARE_SCRIPT, comparePage, lineages, linksByRule, releaseDataScript, releasePage, releasesPage, timelinePage } from './history-pages.js'
+import { COMPARE_SCRIPT, comparePage, lineages, linksByRule, releaseChanges, releaseDataScript, releasePage, releasesPage, timelinePage } from './history-pages.js'
 import { CSS, renderPage, type Page } from './page.js'
 import { chapterPage, chaptersOf, glossaryPage, homePage, sectionPage, timelineUrl } from './release-pages.js'
 import { SEARCH_BOX_SCRIPT, SEARCH_PAGE_SCRIPT, searchIndexScript, searchPage } from './search.js'
@@ -62,12 +62,13 @@ export function buildSite(input: SiteInput, options: SiteOptions = {}): { files:
   }
   if (history && input.history) {
     const rows = input.history
-    pages.push(releasesPage(history.releases, rows), comparePage(history.releases))
-    history.releases.forEach((r, i) => pages.push(releasePage(r, history.releases[i - 1] ?? null, history.byId, changes)))
+    pages.push(releasesPage(history), comparePage(history.releases))
+    const changesOf = releaseChanges(history)
+    history.releases.forEach((r, i) => pages.push(releasePage(r, history.releases[i - 1] ?? null, changesOf, changes)))
     const links = linksByRule(input.links ?? [], rows)
-    for (const [id, list] of history.byId) pages.push(timelinePage(id, list, history.releases, links.get(id) ?? [], changes))
+    for (const [id, list] of history.byId) pages.push(timelinePage(id, list, history, links.get(id) ?? [], changes))
     files.push({ path: 'assets/compare.js', bytes: encoder.encode(COMPARE_SCRIPT) })
-    for (const r of history.releases) files.push({ path: `assets/releases/${r}.js`, bytes: encoder.encode(releaseDataScript(r, rows)) })
+    for (const r of history.releases) files.push({ path: `assets/releases/${r}.js`, bytes: encoder.encode(releaseDataScript(r, history.byRelease.get(r)!)) })
   }
   const title = `Comprehensive Rules ${release.effective}`
   for (const page of pages) files.push({ path: page.path, bytes: encoder.encode(renderPage(page, title)) })

@@ -14,17 +14,32 @@ interface Step {
   previous: HistoryRow | null
 }
 
-/** Every rule_id's rows in release order, and the releases in order. */
-export function lineages(rows: HistoryRow[]): { releases: string[]; byId: Map<string, HistoryRow[]> } {
-  const releases = [...new Set(rows.map((r) => r.release))].sort()
-  const byId = new Map<string, HistoryRow[]>()
-  for (const r of rows) {
-    const list = byId.get(r.rule_id)
-    if (list) list.push(r)
-    else byId.set(r.rule_id, [r])
-  }
+/** A history's rows: the releases in order (and each one's place), each release's rows and each rule_id's, in release order. */
+export interface HistoryIndex {
+  releases: string[]
+  position: Map<string, number>
+  byRelease: Map<string, HistoryRow[]>
+  byId: Map<string, HistoryRow[]>
+}
+
+// Every page is made from these groups, never by a pass over all the rows per release or per rule:
+// a history's pages cost time in proportion to its rows, however many releases it has.
+export function lineages(rows: HistoryRow[]): HistoryIndex {
+  const byRelease = groupBy(rows, (r) => r.release)
+  const releases = [...byRelease.keys()].sort()
+  const byId = groupBy(rows, (r) => r.rule_id)
   for (const list of byId.values()) list.sort((a, b) => (a.release < b.release ? -1 : 1))
-  return { releases, byId }
+  return { releases, position: new Map(releases.map((r, i) => [r, i])), byRelease, byId }
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const list = out.get(key(item))
+    if (list) list.push(item)
+    else out.set(key(item), [item])
+  }
+  return out
 }
 
 /** A text's edit as markup: words removed struck (del), words added marked (ins); `changes` is the site's bounded word diff. */
@@ -46,12 +61,12 @@ function stepOf({ release, row, previous }: Step, changes: WordChanges): Markup 
 const paragraphs = (text: string) => html`${text.split('\n').map((p) => html`<p>${p}</p>`)}`
 
 /** A rule's timeline: every release where it changed, newest first (its removal, if removed, on top). */
-export function timelinePage(ruleId: string, rows: HistoryRow[], releases: string[], links: { text: string; url: string | null }[], changes: WordChanges): Page {
+export function timelinePage(ruleId: string, rows: HistoryRow[], history: HistoryIndex, links: { text: string; url: string | null }[], changes: WordChanges): Page {
   const steps: Step[] = rows.map((row, i) => ({ release: row.release, row, previous: i > 0 ? rows[i - 1]! : null }))
   const changed = steps.filter((s) => s.row.change !== 'unchanged')
   const last = rows.at(-1)!
-  const newest = releases.at(-1)!
-  const after = releases[releases.indexOf(last.release) + 1]
+  const newest = history.releases.at(-1)!
+  const after = history.releases[history.position.get(last.release)! + 1]
   const current = last.release === newest
   return {
     path: timelineUrl(ruleId),
@@ -64,15 +79,33 @@ ${[...changed].reverse().map((step) => stepOf(step, changes))}`,
   }
 }
 
-/** What changed in one release, against the one before. */
-export function releasePage(release: string, previous: string | null, byId: Map<string, HistoryRow[]>, changes: WordChanges): Page {
-  const here: { row: HistoryRow; before: HistoryRow | null }[] = []
-  const removed: HistoryRow[] = []
-  for (const [, rows] of byId) {
-    const i = rows.findIndex((r) => r.release === release)
-    if (i >= 0) here.push({ row: rows[i]!, before: i > 0 && rows[i - 1]!.release === previous ? rows[i - 1]! : null })
-    else if (previous && rows.at(-1)!.release === previous) removed.push(rows.at(-1)!)
+/** Each release's rules with the row each continues (null when added), and the rules its previous release held last. */
+export interface ReleaseChanges {
+  here: Map<string, { row: HistoryRow; before: HistoryRow | null }[]>
+  removed: Map<string, HistoryRow[]>
+}
+
+/** What each release page lists, from one pass over the lineages (in their order: the pages' ties keep it). */
+export function releaseChanges(history: HistoryIndex): ReleaseChanges {
+  const here: ReleaseChanges['here'] = new Map(history.releases.map((r) => [r, []]))
+  const removed: ReleaseChanges['removed'] = new Map(history.releases.map((r) => [r, []]))
+  for (const rows of history.byId.values()) {
+    rows.forEach((row, i) => {
+      // A rule's first row of a release; its predecessor only when held in the release just before.
+      if (i > 0 && rows[i - 1]!.release === row.release) return
+      const previous = history.releases[history.position.get(row.release)! - 1]
+      here.get(row.release)!.push({ row, before: i > 0 && rows[i - 1]!.release === previous ? rows[i - 1]! : null })
+    })
+    const after = history.releases[history.position.get(rows.at(-1)!.release)! + 1]
+    if (after !== undefined) removed.get(after)!.push(rows.at(-1)!)
   }
+  return { here, removed }
+}
+
+/** What changed in one release, against the one before. */
+export function releasePage(release: string, previous: string | null, changesOf: ReleaseChanges, changes: WordChanges): Page {
+  const here = changesOf.here.get(release) ?? []
+  const removed = [...(changesOf.removed.get(release) ?? [])]
   const byIndex = (a: { row: HistoryRow }, b: { row: HistoryRow }) => a.row.index - b.row.index
   const of = (change: string) => here.filter((h) => h.row.change === change).sort(byIndex)
   const link = (r: HistoryRow) => html`<a href="../${timelineUrl(r.rule_id)}">${r.number}</a>`
@@ -91,9 +124,9 @@ ${list('Typography only', of('typography').map((h) => link(h.row)))}`,
 }
 
 /** The releases, with one chart (SVG, no script): rules per release, and changes per release. */
-export function releasesPage(releases: string[], rows: HistoryRow[]): Page {
-  const stats = releases.map((release) => {
-    const here = rows.filter((r) => r.release === release)
+export function releasesPage(history: HistoryIndex): Page {
+  const stats = history.releases.map((release) => {
+    const here = history.byRelease.get(release)!
     return { release, rules: here.length, changes: here.filter((r) => r.change !== 'unchanged').length }
   })
   return {
@@ -126,9 +159,9 @@ ${stats.map((s, i) => {
 })}</svg><figcaption class="muted">${title}</figcaption></figure>`
 }
 
-/** assets/releases/<date>.js: a release's rules for the compare page (rule_id, number, text). */
+/** assets/releases/<date>.js: a release's rules (`rows`, its own) for the compare page (rule_id, number, text). */
 export function releaseDataScript(release: string, rows: HistoryRow[]): string {
-  const data = rows.filter((r) => r.release === release).map((r) => [r.rule_id, r.number, r.text])
+  const data = rows.map((r) => [r.rule_id, r.number, r.text])
   return `(window.RELEASES = window.RELEASES || {})[${scriptJson(release)}] = ${scriptJson(data)};\n`
 }
 
@@ -217,7 +250,10 @@ export function linksByRule(links: RuleLink[], rows: HistoryRow[]): Map<string, 
   const out = new Map<string, { text: string; url: string | null }[]>()
   const add = (id: string | undefined, text: string, other: string | undefined) => {
     if (id === undefined) return
-    out.set(id, [...(out.get(id) ?? []), { text, url: other === undefined ? null : timelineUrl(other) }])
+    const line = { text, url: other === undefined ? null : timelineUrl(other) }
+    const list = out.get(id)
+    if (list) list.push(line)
+    else out.set(id, [line])
   }
   for (const l of links) {
     const text = `${l.release}: ${l.number} ${l.relation} ${l.previous_number} of ${l.previous_release} (similarity ${l.similarity})`

@@ -74,6 +74,32 @@ describe('the parser’s own warnings are bounded too', () => {
   })
 })
 
+describe('every reader limits a file’s columns as JSONL limits a row’s keys', () => {
+  // The Parquet and Arrow libraries look each column up by name among all of them: 20,000 columns
+  // took 7 s, 200,000 CSV columns ~1 minute (our header check then); refused at once now.
+  it('more than 1,000 columns in a CSV header, a Parquet or an Arrow schema: exit 2, one line; 1,000 are read', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const { tableFromArrays, tableToIPC } = await import('apache-arrow')
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`)
+    const write = (n: number) => {
+      const csv = join(tmp, `wide-${n}.csv`)
+      writeFileSync(csv, `${names(n).join(',')}\n${names(n).map(() => 'x').join(',')}\n`)
+      const parquet = join(tmp, `wide-${n}.parquet`)
+      writeFileSync(parquet, new Uint8Array(parquetWriteBuffer({ columnData: names(n).map((name) => ({ name, data: ['x'], type: 'STRING' as const })) })))
+      const arrow = join(tmp, `wide-${n}.arrow`)
+      writeFileSync(arrow, tableToIPC(tableFromArrays(Object.fromEntries(names(n).map((c) => [c, ['x']]))), 'file'))
+      return [csv, parquet, arrow]
+    }
+    const [csv, parquet, arrow] = write(20_000).map((f) => run(['validate', f]))
+    expect([csv!.status, parquet!.status, arrow!.status]).toEqual([2, 2, 2])
+    expect(csv!.stderr).toMatch(/^read: .*wide-20000\.csv: its header has 20000 columns, more than 1000 \(a row of these tables has at most eight\)\n$/)
+    expect(parquet!.stderr).toMatch(/^read: .*wide-20000\.parquet is not a readable Parquet file \(its schema has 20000 columns and fields, more than 1000\)\n$/)
+    expect(arrow!.stderr).toMatch(/^read: .*wide-20000\.arrow is not an Arrow IPC file \(its schema has 20000 columns, more than 1000\)\n$/)
+    // At the limit, each is read and checked: none of the table's columns (exit 1).
+    for (const f of write(1000)) expect(run(['validate', f]).status, f).toBe(1)
+  }, 60_000)
+})
+
 describe('the JSONL reader is linear and limited', () => {
   it('a first row with 100,000 keys: one error line, at once', () => {
     const file = join(tmp, 'keys.jsonl')

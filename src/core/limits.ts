@@ -10,7 +10,11 @@ export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 
 /** A JSONL line longer than this is refused: an export row is a few kilobytes. */
 export const MAX_JSONL_LINE = 16 * 1024 * 1024
-/** A row with more keys than this is refused: our tables have at most eight columns. */
+/**
+ * A row with more keys, or a file with more columns (a CSV header, a Parquet or Arrow schema), than
+ * this is refused: our tables have at most eight columns, and the Parquet and Arrow libraries look
+ * each column up by name among all of them (work that grows with the square of their number).
+ */
 export const MAX_KEYS = 1000
 /** A CSV record longer than this is refused. */
 export const MAX_CSV_RECORD = 16 * 1024 * 1024

@@ -1,6 +1,6 @@
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { EtlError } from '../../core/errors.js'
-import { MAX_PAGE_BYTES } from '../../core/limits.js'
+import { MAX_KEYS, MAX_PAGE_BYTES } from '../../core/limits.js'
 import { readPageHeader, type PageHeader } from './page-header.js'
 
 // A Parquet file's frame checked before anything is decoded (read-export.ts): its footer and every
@@ -94,6 +94,7 @@ export function headerIn(file: ArrayBuffer): PageHeaderAt {
 export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
   try {
     const metadata = metadataOf()
+    if (metadata.schema.length - 1 > MAX_KEYS) throw new Error(`its schema has ${metadata.schema.length - 1} columns and fields, more than ${MAX_KEYS}`)
     // The rows a file claims bound the work of reading it (each is decoded and checked): a row of
     // this dataset is never less than a byte of the file, so a small file that claims millions is
     // refused before any is decoded; so is a footer whose count disagrees with its row groups.

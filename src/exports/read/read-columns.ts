@@ -24,7 +24,10 @@ export function columnMapping(table: TableSpec, columns: string[], parquetTypes?
   const missing = names.filter((c) => !present.has(sourceOf(c)))
   const unknown = columns.filter((c) => !known.has(c))
   // A header that names a column twice: readers differ on which one they read (DuckDB the first).
-  const twice = [...new Set(columns.filter((c, i) => columns.indexOf(c) !== i))]
+  const seen = new Set<string>()
+  const repeated = new Set<string>()
+  for (const c of columns) (seen.has(c) ? repeated : seen).add(c)
+  const twice = [...repeated]
   if (twice.length > 0) {
     const shown = twice.map(shownColumn)
     diags.push(diagnostics.columns(`column${twice.length > 1 ? 's' : ''} named twice in the header: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))

@@ -1,5 +1,6 @@
 import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
+import { MAX_KEYS } from '../../core/limits.js'
 import { detectTable, type ColumnSpec, type TableSpec } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import { csvRecords } from './csv-records.js'
@@ -15,12 +16,18 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
   const [header, ...afterHeader] = first.value
   const columns = header!.fields
+  if (columns.length > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header has ${columns.length} columns, more than ${MAX_KEYS} (a row of these tables has at most eight)`)
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)
   const types = csvTypes(table)
   const typeAt = columns.map((c) => types.get(c))
   // A column the header names twice is read where it first stands (and reported: read-columns.ts).
-  const firstOf = columns.map((c, i) => columns.indexOf(c) === i)
+  const named = new Set<string>()
+  const firstOf = columns.map((c) => {
+    if (named.has(c)) return false
+    named.add(c)
+    return true
+  })
   // Lists and booleans written as Python writes them (pandas to_csv): how many, and the first line, per column.
   const pythonLists = new Map<string, { count: number; line: number }>()
   const pythonBooleans = new Map<string, { count: number; line: number }>()

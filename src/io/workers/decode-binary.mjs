@@ -71,9 +71,9 @@ const notUtf8 = (name, row) => new Error(`not valid UTF-8: column ${name}, row $
 
 const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function' ? Array.from(v, plain) : v)
 
-async function decodeArrow({ buffer, maxTextBytes }) {
+async function decodeArrow({ buffer, maxTextBytes, maxColumns }) {
   const send = sender(maxTextBytes)
-  const { tableFromIPC, compressionRegistry, CompressionType, DataType } = await import('apache-arrow')
+  const { tableFromIPC, RecordBatchReader, compressionRegistry, CompressionType, DataType } = await import('apache-arrow')
   // Buffers compressed with LZ4 (frames) or ZSTD, as pyarrow's write_feather writes them by default,
   // each unpacked to no more than the text limit (a small buffer can claim gigabytes).
   const [lz4, { Decompress }] = await Promise.all([import('lz4js'), import('fzstd')])
@@ -99,12 +99,19 @@ async function decodeArrow({ buffer, maxTextBytes }) {
     },
   })
   parentPort.postMessage({ ready: true })
+  // The schema is read first: apache-arrow's work on a table grows with the square of its columns.
+  const fields = RecordBatchReader.from(new Uint8Array(buffer)).open().schema.fields.length
+  if (fields > maxColumns) throw new Error(`its schema has ${fields} columns, more than ${maxColumns}`)
   const table = tableFromIPC(new Uint8Array(buffer))
   const names = table.schema.fields.map((f) => f.name)
   const types = table.schema.fields.map((f) => String(f.type))
-  for (const name of names) requireArrowOffsets(table.getChild(name), name, DataType)
-  for (const name of names) requireArrowUtf8(table.getChild(name), name, DataType)
-  const columns = names.map((n) => Array.from(table.getChild(n) ?? [], plain))
+  // A name given twice is read where it first stands (as getChild(name) would), looked up once.
+  const first = new Map()
+  names.forEach((n, i) => first.has(n) || first.set(n, i))
+  const child = (n) => table.getChildAt(first.get(n))
+  for (const name of names) requireArrowOffsets(child(name), name, DataType)
+  for (const name of names) requireArrowUtf8(child(name), name, DataType)
+  const columns = names.map((n) => Array.from(child(n) ?? [], plain))
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
 }
 

@@ -2,7 +2,7 @@ import { boundedWordChanges, WORD_DIFF_WORK, wordsWarning, type WordChange, type
 import { html } from './html.js'
 import { COMPARE_SCRIPT, comparePage, lineages, linksByRule, releaseChanges, releaseDataScript, releasePage, releasesPage, timelinePage } from './history-pages.js'
 import { CSS, renderPage, type Page } from './page.js'
-import { chapterPage, chaptersOf, glossaryPage, homePage, sectionPage, timelineUrl } from './release-pages.js'
+import { chapterPage, chaptersOf, glossaryPage, homePage, linkTargetsOf, sectionPage, timelineUrl } from './release-pages.js'
 import { SEARCH_BOX_SCRIPT, SEARCH_PAGE_SCRIPT, searchIndexScript, searchPage } from './search.js'
 import type { HistoryRow, SiteFile, SiteInput } from './site-input.js'
 
@@ -37,11 +37,12 @@ export function buildSite(input: SiteInput, options: SiteOptions = {}): { files:
   // The newest release's rules, each with its timeline (from a history whose newest release is this one).
   const timelines = new Map<string, string>()
   if (history && input.history) for (const r of input.history) if (r.release === release.effective) timelines.set(r.number, timelineUrl(r.rule_id))
+  const targetsAt = linkTargetsOf(release, chapters)
   const pages: Page[] = [
     homePage(release, chapters, history ? html`<h2>History</h2><p><a href="releases/index.html">${history.releases.length} releases</a>, from ${history.releases[0]} to ${history.releases.at(-1)}; <a href="compare.html">compare any two</a>.</p>` : null),
     ...chapters.map(chapterPage),
-    ...sections.map((s, i) => sectionPage(release, chapters, s, sections[i - 1] ?? null, sections[i + 1] ?? null, history ? timelines : null)),
-    glossaryPage(release, chapters),
+    ...sections.map((s, i) => sectionPage(targetsAt, s, sections[i - 1] ?? null, sections[i + 1] ?? null, history ? timelines : null)),
+    glossaryPage(release, targetsAt),
     searchPage(),
   ]
   const files: SiteFile[] = [

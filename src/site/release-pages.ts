@@ -62,9 +62,21 @@ export function linkedTerms(glossary: GlossaryEntry[]): GlossaryEntry[] {
   return glossary.filter((g) => !g.obsolete && (/\s/.test(g.term) || g.see.some((n) => /^70[12]\./.test(n))))
 }
 
-/** How a page at `path` links citations and glossary terms of this release. */
-export function linkTargets(release: SiteRelease, chapters: Chapter[], path: string): LinkTargets {
-  const root = rootOf(path)
+/**
+ * How a page at a path links citations and glossary terms of this release: made once for each
+ * depth of folder a page stands at, not once a page (a release of many sections would pay the
+ * square of its rules).
+ */
+export function linkTargetsOf(release: SiteRelease, chapters: Chapter[]): (path: string) => LinkTargets {
+  const byRoot = new Map<string, LinkTargets>()
+  return (path) => {
+    const root = rootOf(path)
+    if (!byRoot.has(root)) byRoot.set(root, linkTargets(release, chapters, root))
+    return byRoot.get(root)!
+  }
+}
+
+function linkTargets(release: SiteRelease, chapters: Chapter[], root: string): LinkTargets {
   const numbers = new Set(release.rules.map((r) => r.number))
   const sections = new Set(chapters.flatMap((c) => c.sections.map((s) => s.section)))
   const chapterSet = new Set(chapters.map((c) => c.chapter))
@@ -119,9 +131,9 @@ export function chapterPage(c: Chapter): Page {
 }
 
 /** A section's page: every rule whole, paragraphs as paragraphs, examples apart, links in the text. */
-export function sectionPage(release: SiteRelease, chapters: Chapter[], s: Section, prev: Section | null, next: Section | null, timelines: Map<string, string> | null): Page {
+export function sectionPage(targetsAt: (path: string) => LinkTargets, s: Section, prev: Section | null, next: Section | null, timelines: Map<string, string> | null): Page {
   const path = sectionUrl(s.section)
-  const targets = linkTargets(release, chapters, path)
+  const targets = targetsAt(path)
   // A glossary term is linked at its first use on the page: every use would make a link of most words.
   const linked = new Set<string>()
   return {
@@ -142,8 +154,8 @@ ${r.examples.map((e) => html`<p class="example">Example: ${linkedText(e, r.numbe
 const USES_SHOWN = 6
 
 /** The glossary: each term with its anchor, its definition with links, and the rules that use it. */
-export function glossaryPage(release: SiteRelease, chapters: Chapter[]): Page {
-  const targets = linkTargets(release, chapters, 'glossary.html')
+export function glossaryPage(release: SiteRelease, targetsAt: (path: string) => LinkTargets): Page {
+  const targets = targetsAt('glossary.html')
   const usedBy = termUses(release)
   const linked = new Set<string>()
   return {
@@ -170,7 +182,9 @@ function termUses(release: SiteRelease): Map<string, string[]> {
       const term = links.urlOf(m[0])
       if (term === undefined || seen.has(term)) continue
       seen.add(term)
-      uses.set(term, [...(uses.get(term) ?? []), r.number])
+      const list = uses.get(term)
+      if (list) list.push(r.number)
+      else uses.set(term, [r.number])
     }
   }
   return uses

@@ -4,6 +4,7 @@ import { buildSite } from '../src/site/build-site.js'
 import type { HistoryRow, SiteInput } from '../src/site/site-input.js'
 import { WORD_DIFF_WORK } from '../src/history/row-keys.js'
 import { lineages, releaseChanges } from '../src/site/history-pages.js'
+import { glossaryLinks } from '../src/site/linked-text.js'
 
 const hostile = '<script>alert("x")</script> & \'q\' "r" \u0001\u0007\u007f\u0085 rule 100.1'
 
@@ -94,6 +95,21 @@ describe('the word-level changes of a history’s pages', () => {
     expect([count(timeline, 'del'), count(timeline, 'ins')]).toEqual([1, 1])
     expect(timeline).toContain(`<del>${text(false)}</del><ins>${text(true)}</ins>`)
     expect(count(page(tight.files, 'releases/2026-01-01.html'), 'ins')).toBe(3)
+  })
+})
+
+describe('glossary terms in a text', () => {
+  it('the longest name that stands as whole words, any case, at the first place one does; never overlapping', () => {
+    const links = glossaryLinks([
+      { names: ['Mana Ability', 'Mana'], url: 'm' },
+      { names: ['Ability'], url: 'a' },
+      { names: ['first strike', 'x'.repeat(201)], url: 'f' },
+    ])
+    const text = `Mana abilities, a mana ability; first-strike and First Strike. MANA-ish ${'x'.repeat(201)} ability`
+    expect([...links.uses(text)].map((u) => `${u.index}:${u.text}`)).toEqual(['0:Mana', '18:mana ability', '49:First Strike', `${text.length - 7}:ability`])
+    expect(links.urlOf('MANA ABILITY')).toBe('m')
+    // 201 characters: past the longest name linked (the shared releases' longest has 33).
+    expect([...glossaryLinks([{ names: ['x'.repeat(201)], url: 'x' }]).uses('x'.repeat(201))]).toEqual([])
   })
 })
 

@@ -13,20 +13,62 @@ export interface LinkTargets {
 }
 
 export interface GlossaryLinks {
-  pattern: RegExp | null
+  /** Each use of a term in `text`, left to right, never overlapping (see glossaryLinks). */
+  uses(text: string): Generator<{ index: number; text: string }>
   urlOf(term: string): string | undefined
 }
 
-/** The glossary's terms as one pattern (whole words, any case, longest first) and their anchors. */
+/** A name longer than this is not linked (the longest of the shared releases has 33 characters). */
+const MAX_LINKED_NAME = 200
+
+interface NameTrie {
+  next: Map<string, NameTrie>
+  /** A name ends here. */
+  end: boolean
+}
+
+// A term is used where it stands as whole words: no letter, digit, `_` or `-` on either side.
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45
+
+/**
+ * The glossary's terms and their anchors. A use is the longest name (any case) that stands as whole
+ * words at the first place one does; the search goes on after it. The names are a trie of their
+ * characters, walked from each place a word starts: the work grows with the text, not with the
+ * number of terms (one pattern of every name cost the square of a crafted glossary's size).
+ */
 export function glossaryLinks(terms: { names: string[]; url: string }[]): GlossaryLinks {
   const urls = new Map<string, string>()
   for (const t of terms) for (const name of t.names) if (!urls.has(name.toLowerCase())) urls.set(name.toLowerCase(), t.url)
-  const names = [...urls.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
-  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return {
-    pattern: names.length === 0 ? null : new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`, 'giu'),
-    urlOf: (term) => urls.get(term.toLowerCase()),
+  const root: NameTrie = { next: new Map(), end: false }
+  for (const name of urls.keys()) {
+    if (name.length === 0 || name.length > MAX_LINKED_NAME) continue
+    let node = root
+    for (const ch of name) {
+      let child = node.next.get(ch)
+      if (!child) node.next.set(ch, (child = { next: new Map(), end: false }))
+      node = child
+    }
+    node.end = true
   }
+  function* uses(text: string): Generator<{ index: number; text: string }> {
+    for (let at = 0; at < text.length; ) {
+      let end = -1
+      if (at === 0 || !isWordChar(text.charCodeAt(at - 1))) {
+        let node: NameTrie | undefined = root
+        for (let j = at; node && j < text.length; ) {
+          const ch = String.fromCodePoint(text.codePointAt(j)!)
+          for (const lower of ch.toLowerCase()) node = node?.next.get(lower)
+          j += ch.length
+          if (node?.end && (j === text.length || !isWordChar(text.charCodeAt(j)))) end = j
+        }
+      }
+      if (end > at && urls.has(text.slice(at, end).toLowerCase())) {
+        yield { index: at, text: text.slice(at, end) }
+        at = end
+      } else at++
+    }
+  }
+  return { uses, urlOf: (term) => urls.get(term.toLowerCase()) }
 }
 
 /**
@@ -60,16 +102,15 @@ export function linkedText(text: string, source: string, targets: LinkTargets, l
 }
 
 function glossaryParts(text: string, glossary: GlossaryLinks, linked: Set<string>, ownTerm?: string): (Markup | string)[] {
-  if (!glossary.pattern) return [text]
   const parts: (Markup | string)[] = []
   let at = 0
-  for (const m of text.matchAll(glossary.pattern)) {
-    const url = glossary.urlOf(m[0])
-    const key = m[0].toLowerCase()
+  for (const m of glossary.uses(text)) {
+    const url = glossary.urlOf(m.text)
+    const key = m.text.toLowerCase()
     if (url === undefined || linked.has(url) || key === ownTerm?.toLowerCase()) continue
     linked.add(url)
-    parts.push(text.slice(at, m.index), html`<a class="term" href="${url}">${m[0]}</a>`)
-    at = m.index + m[0].length
+    parts.push(text.slice(at, m.index), html`<a class="term" href="${url}">${m.text}</a>`)
+    at = m.index + m.text.length
   }
   parts.push(text.slice(at))
   return parts

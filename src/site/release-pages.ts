@@ -175,11 +175,10 @@ function termUses(release: SiteRelease): Map<string, string[]> {
   const terms = linkedTerms(release.glossary)
   const links = glossaryLinks(terms.map((g) => ({ names: g.term.split(/,\s*/), url: g.term })))
   const uses = new Map<string, string[]>()
-  if (!links.pattern) return uses
   for (const r of release.rules) {
     const seen = new Set<string>()
-    for (const m of `${r.text}\n${r.examples.join('\n')}`.matchAll(links.pattern)) {
-      const term = links.urlOf(m[0])
+    for (const m of links.uses(`${r.text}\n${r.examples.join('\n')}`)) {
+      const term = links.urlOf(m.text)
       if (term === undefined || seen.has(term)) continue
       seen.add(term)
       const list = uses.get(term)

@@ -32,4 +32,26 @@ describe('replaceFolder (files written side by side)', () => {
     expect(readFileSync(join(out, 'rules.jsonl'), 'utf8')).toBe('earlier')
     expect(readdirSync(parent).filter((n) => n.startsWith('.'))).toEqual([])
   })
+
+  it('files made as they are taken (the site\u2019s pages): written a batch at a time; when the making fails, the earlier folder intact', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'replace-'))
+    const out = join(parent, 'out')
+    await replaceFolder(out, [file('index.html', 'earlier')], ours)
+    let made = 0
+    const pages = function* (failAt: number) {
+      for (let i = 0; i < 200; i++) {
+        if (i === failAt) throw new Error('page 150 could not be made')
+        made++
+        yield file(`p${i}.html`, `page ${i}`)
+      }
+    }
+    const error = await replaceFolder(out, pages(150), ours).catch((e: unknown) => e)
+    expect((error as Error).message).toBe('page 150 could not be made')
+    expect(made).toBe(150)
+    expect(readdirSync(out).sort()).toEqual([MARKER, 'index.html'])
+    expect(readdirSync(parent).filter((n) => n.startsWith('.'))).toEqual([])
+    await replaceFolder(out, pages(-1), ours)
+    expect(readdirSync(out)).toHaveLength(201)
+    expect(readFileSync(join(out, 'p199.html'), 'utf8')).toBe('page 199')
+  })
 })

@@ -44,7 +44,7 @@ describe('the site’s one escaping helper', () => {
       },
       searchLibrary: '/* minisearch */',
     }
-    const { files } = buildSite(input)
+    const files = [...buildSite(input).files]
     const text = (path: string) => new TextDecoder().decode(files.find((f) => f.path === path)!.bytes)
     for (const f of files.filter((f) => f.path.endsWith('.html'))) {
       const page = new TextDecoder().decode(f.bytes)
@@ -83,12 +83,14 @@ describe('the word-level changes of a history’s pages', () => {
   const count = (s: string, tag: string) => s.split(`<${tag}>`).length - 1
 
   it('share one bound: past it a text is shown replaced whole, and buildSite says how many', () => {
-    const open = buildSite(input)
+    const built = buildSite(input)
+    const open = { files: [...built.files], warnings: built.warnings() }
     expect(open.warnings).toEqual([])
     // Each changed word marked, on the rule's timeline and on its release's page.
     expect(count(page(open.files, 'timeline/id1.html'), 'ins')).toBe(150)
     expect(count(page(open.files, 'releases/2026-01-01.html'), 'ins')).toBe(450)
-    const tight = buildSite(input, { wordWork: WORD_DIFF_WORK / 1e6 })
+    const builtTight = buildSite(input, { wordWork: WORD_DIFF_WORK / 1e6 })
+    const tight = { files: [...builtTight.files], warnings: builtTight.warnings() }
     // Each rule's edit is diffed once for both of its pages: three texts, each given whole.
     expect(tight.warnings).toEqual(['the word-level changes stopped at their bound of 500 characters × edits: 3 changed texts are given whole, the old deleted and the new inserted'])
     const timeline = page(tight.files, 'timeline/id2.html')

@@ -15,10 +15,18 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length !== 1) throw new EtlError('USAGE', `mtg-rules site: expected one DIR (a dataset or history folder), got ${positionals.length}`)
   const started = performance.now()
   const input = await readSiteInput(positionals[0]!)
-  const { files, warnings } = buildSite(input)
-  // Thousands of small pages: synced as a whole by the switch, not one fsync each.
-  const note = await replaceFolder(values.out, files.map((f) => ({ name: f.path, bytes: f.bytes })), siteOwnership, { force: values.force, durable: false })
-  const pages = files.filter((f) => f.path.endsWith('.html')).length
+  const site = buildSite(input)
+  let pages = 0
+  let assets = 0
+  const files = function* () {
+    for (const f of site.files) {
+      if (f.path.endsWith('.html')) pages++
+      else assets++
+      yield { name: f.path, bytes: f.bytes }
+    }
+  }
+  // Thousands of small pages, each written as it is made: synced as a whole by the switch, not one fsync each.
+  const note = await replaceFolder(values.out, files(), siteOwnership, { force: values.force, durable: false })
   const seconds = (performance.now() - started) / 1000
-  return ok('', `${warnings.map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${files.length - pages} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
+  return ok('', `${site.warnings().map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${assets} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
 }

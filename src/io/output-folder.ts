@@ -200,17 +200,28 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
  * synced unless `durable` is false. A failure aborts the whole folder once the writes under way have
  * settled, and names the first file that failed in the order given, whatever order they ended in.
  */
-export async function replaceFolder(dir: string, files: { name: string; bytes: Uint8Array }[], owned: Ownership, options: StagingOptions & { durable?: boolean } = {}): Promise<string | null> {
+export async function replaceFolder(dir: string, files: Iterable<{ name: string; bytes: Uint8Array }>, owned: Ownership, options: StagingOptions & { durable?: boolean } = {}): Promise<string | null> {
   const staging = await openStaging(dir, owned, options)
-  for (let at = 0; at < files.length; at += WRITES_AT_ONCE) {
-    // (Unsynced writes run on this thread: a signal is seen between batches.)
-    if (at > 0) await new Promise((resolve) => setImmediate(resolve))
-    const settled = await Promise.allSettled(files.slice(at, at + WRITES_AT_ONCE).map((f) => staging.write(f.name, f.bytes, options.durable ?? true, false)))
+  // The files may be made as they are taken (the site's pages): a batch at a time is in memory.
+  let batch: { name: string; bytes: Uint8Array }[] = []
+  const flush = async () => {
+    const settled = await Promise.allSettled(batch.map((f) => staging.write(f.name, f.bytes, options.durable ?? true, false)))
+    batch = []
     const failed = settled.find((s) => s.status === 'rejected')
-    if (failed) {
-      staging.abort()
-      throw failed.reason
+    if (failed) throw failed.reason
+  }
+  try {
+    for (const f of files) {
+      batch.push(f)
+      if (batch.length < WRITES_AT_ONCE) continue
+      await flush()
+      // (Unsynced writes run on this thread: a signal is seen between batches.)
+      await new Promise((resolve) => setImmediate(resolve))
     }
+    await flush()
+  } catch (e) {
+    staging.abort()
+    throw e
   }
   return staging.commit()
 }

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
-import { readExport } from '../exports/read/read-export.js'
+import { openExport } from '../exports/read/read-export.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
-import { MAX_EXPORT_BYTES, readInputFile } from './files.js'
+import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile } from './files.js'
 
 /**
  * What the site is made from, read from a dataset folder (as `build` writes it) or a history folder
@@ -50,13 +50,18 @@ async function readRelease(dir: string): Promise<SiteRelease> {
   }
 }
 
-/** A table's rows; EtlError when its file cannot be read or has errors of form. */
+/**
+ * A table's rows, read as a stream (a history's rules_history is ~120 MB: never its bytes, its text
+ * and its rows in memory at once); EtlError when its file cannot be read or has errors of form.
+ */
 async function records(file: string): Promise<Record<string, unknown>[]> {
   const format = file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.parquet') ? 'parquet' : 'csv'
-  const read = await readExport(file, await readInputFile(file, MAX_EXPORT_BYTES), format)
-  const error = read.diagnostics.find((d) => d.severity === 'error')
+  const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
+  const rows: Record<string, unknown>[] = []
+  for await (const batch of stream.batches) for (const { record } of batch) rows.push(record)
+  const error = [...stream.diagnostics, ...stream.lateDiagnostics()].find((d) => d.severity === 'error')
   if (error) throw new EtlError('EXPORT_MALFORMED', `site: ${file}: ${error.message} (validate it for the whole report)`)
-  return read.records.map((r) => r.record)
+  return rows
 }
 
 function tableFile(dir: string, table: string): string | null {

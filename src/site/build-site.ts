@@ -24,12 +24,23 @@ export interface SiteOptions {
   wordWork?: number
 }
 
+/** A site being made: its files, each made as it is taken, and what the pages left out. */
+export interface BuiltSite {
+  /**
+   * Every page and asset, made one at a time as the caller takes them (take them once): the site is
+   * never whole in memory, only the input and the page at hand.
+   */
+  files: Generator<SiteFile>
+  /** The warnings of the pages made so far (complete once every file is taken). */
+  warnings(): string[]
+}
+
 /**
- * The static site of a release (and, from a history folder, of its history): every page and asset,
- * in path order. Pure: the same input gives the same bytes; every link is relative, nothing is
- * loaded from another origin.
+ * The static site of a release (and, from a history folder, of its history): every page and asset.
+ * Pure: the same input gives the same bytes; every link is relative, nothing is loaded from another
+ * origin.
  */
-export function buildSite(input: SiteInput, options: SiteOptions = {}): { files: SiteFile[]; warnings: string[] } {
+export function buildSite(input: SiteInput, options: SiteOptions = {}): BuiltSite {
   const { release } = input
   const chapters = chaptersOf(release)
   const sections = chapters.flatMap((c) => c.sections)
@@ -38,41 +49,48 @@ export function buildSite(input: SiteInput, options: SiteOptions = {}): { files:
   const timelines = new Map<string, string>()
   if (history && input.history) for (const r of input.history) if (r.release === release.effective) timelines.set(r.number, timelineUrl(r.rule_id))
   const targetsAt = linkTargetsOf(release, chapters)
-  const pages: Page[] = [
-    homePage(release, chapters, history ? html`<h2>History</h2><p><a href="releases/index.html">${history.releases.length} releases</a>, from ${history.releases[0]} to ${history.releases.at(-1)}; <a href="compare.html">compare any two</a>.</p>` : null),
-    ...chapters.map(chapterPage),
-    ...sections.map((s, i) => sectionPage(targetsAt, s, sections[i - 1] ?? null, sections[i + 1] ?? null, history ? timelines : null)),
-    glossaryPage(release, targetsAt),
-    searchPage(),
-  ]
-  const files: SiteFile[] = [
-    { path: 'assets/site.css', bytes: encoder.encode(CSS) },
-    { path: 'assets/minisearch.js', bytes: encoder.encode(input.searchLibrary) },
-    { path: 'assets/search-index.js', bytes: encoder.encode(searchIndexScript(release)) },
-    { path: 'assets/search.js', bytes: encoder.encode(SEARCH_BOX_SCRIPT) },
-    { path: 'assets/search-page.js', bytes: encoder.encode(SEARCH_PAGE_SCRIPT) },
-  ]
   const wordWork = options.wordWork ?? WORD_DIFF_WORK + SITE_WORDS_PER_CHARACTER * charactersOf(input.history ?? [])
   const words = boundedWordChanges(wordWork)
-  // A rule's edit is shown on its timeline and on its release's page: diffed once.
-  const diffed = new Map<string, WordChange[] | null>()
+  // A rule's edit is shown on its release's page and on its timeline: diffed once (keyed by the
+  // texts themselves, no string made of the two).
+  const diffed = new Map<string, Map<string, WordChange[] | null>>()
   const changes: WordChanges = (a, b) => {
-    const key = `${a}\u0000${b}`
-    if (!diffed.has(key)) diffed.set(key, words.changes(a, b))
-    return diffed.get(key)!
-  }
-  if (history && input.history) {
-    const rows = input.history
-    pages.push(releasesPage(history), comparePage(history.releases))
-    const changesOf = releaseChanges(history)
-    history.releases.forEach((r, i) => pages.push(releasePage(r, history.releases[i - 1] ?? null, changesOf, changes)))
-    const links = linksByRule(input.links ?? [], rows)
-    for (const [id, list] of history.byId) pages.push(timelinePage(id, list, history, links.get(id) ?? [], changes))
-    files.push({ path: 'assets/compare.js', bytes: encoder.encode(COMPARE_SCRIPT) })
-    for (const r of history.releases) files.push({ path: `assets/releases/${r}.js`, bytes: encoder.encode(releaseDataScript(r, history.byRelease.get(r)!)) })
+    let byNew = diffed.get(a)
+    if (!byNew) diffed.set(a, (byNew = new Map()))
+    if (!byNew.has(b)) byNew.set(b, words.changes(a, b))
+    return byNew.get(b)!
   }
   const title = `Comprehensive Rules ${release.effective}`
-  for (const page of pages) files.push({ path: page.path, bytes: encoder.encode(renderPage(page, title)) })
-  const warning = wordsWarning(wordWork, words.whole())
-  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), warnings: warning === null ? [] : [warning] }
+  const asset = (path: string, text: string): SiteFile => ({ path, bytes: encoder.encode(text) })
+  const page = (p: Page): SiteFile => ({ path: p.path, bytes: encoder.encode(renderPage(p, title)) })
+  // The word-level changes are made in this order (release pages, then timelines): their bound is
+  // spent the same way on the same input.
+  function* files(): Generator<SiteFile> {
+    yield asset('assets/site.css', CSS)
+    yield asset('assets/minisearch.js', input.searchLibrary)
+    yield asset('assets/search-index.js', searchIndexScript(release))
+    yield asset('assets/search.js', SEARCH_BOX_SCRIPT)
+    yield asset('assets/search-page.js', SEARCH_PAGE_SCRIPT)
+    yield page(homePage(release, chapters, history ? html`<h2>History</h2><p><a href="releases/index.html">${history.releases.length} releases</a>, from ${history.releases[0]} to ${history.releases.at(-1)}; <a href="compare.html">compare any two</a>.</p>` : null))
+    for (const c of chapters) yield page(chapterPage(c))
+    for (const [i, s] of sections.entries()) yield page(sectionPage(targetsAt, s, sections[i - 1] ?? null, sections[i + 1] ?? null, history ? timelines : null))
+    yield page(glossaryPage(release, targetsAt))
+    yield page(searchPage())
+    if (!history || !input.history) return
+    yield page(releasesPage(history))
+    yield page(comparePage(history.releases))
+    const changesOf = releaseChanges(history)
+    for (const [i, r] of history.releases.entries()) yield page(releasePage(r, history.releases[i - 1] ?? null, changesOf, changes))
+    const links = linksByRule(input.links ?? [], input.history)
+    for (const [id, list] of history.byId) yield page(timelinePage(id, list, history, links.get(id) ?? [], changes))
+    yield asset('assets/compare.js', COMPARE_SCRIPT)
+    for (const r of history.releases) yield asset(`assets/releases/${r}.js`, releaseDataScript(r, history.byRelease.get(r)!))
+  }
+  return {
+    files: files(),
+    warnings: () => {
+      const warning = wordsWarning(wordWork, words.whole())
+      return warning === null ? [] : [warning]
+    },
+  }
 }

@@ -63,20 +63,11 @@ export function linkedTerms(glossary: GlossaryEntry[]): GlossaryEntry[] {
 }
 
 /**
- * How a page at a path links citations and glossary terms of this release: made once for each
- * depth of folder a page stands at, not once a page (a release of many sections would pay the
- * square of its rules).
+ * How a page at a path links citations and glossary terms of this release. What it looks up (the
+ * rule numbers, sections, dangling citations, the glossary's names) is made once for the release,
+ * not once a page: a release of many sections would pay the square of its rules.
  */
 export function linkTargetsOf(release: SiteRelease, chapters: Chapter[]): (path: string) => LinkTargets {
-  const byRoot = new Map<string, LinkTargets>()
-  return (path) => {
-    const root = rootOf(path)
-    if (!byRoot.has(root)) byRoot.set(root, linkTargets(release, chapters, root))
-    return byRoot.get(root)!
-  }
-}
-
-function linkTargets(release: SiteRelease, chapters: Chapter[], root: string): LinkTargets {
   const numbers = new Set(release.rules.map((r) => r.number))
   const sections = new Set(chapters.flatMap((c) => c.sections.map((s) => s.section)))
   const chapterSet = new Set(chapters.map((c) => c.chapter))
@@ -84,15 +75,24 @@ function linkTargets(release: SiteRelease, chapters: Chapter[], root: string): L
   for (const d of release.report.diagnostics) {
     if (d.code === 'dangling-reference' && d.number) dangling.set(`${d.number} ${String(d.params?.target)}`, d.message)
   }
-  const glossary = glossaryLinks(linkedTerms(release.glossary).map((g) => ({ names: g.term.split(/,\s*/), url: `${root}glossary.html#${termAnchor(g.term)}` })))
-  return {
-    urlOf(target, kind) {
-      if (kind === 'rule') return numbers.has(target) ? root + ruleUrl(target) : null
-      if (kind === 'section') return sections.has(target) ? root + sectionUrl(target) : null
-      return chapterSet.has(target) ? root + chapterUrl(target) : null
-    },
-    danglingWhy: (source, target) => dangling.get(`${source} ${target}`) ?? null,
-    glossary,
+  const terms = glossaryLinks(linkedTerms(release.glossary).map((g) => ({ names: g.term.split(/,\s*/), url: `glossary.html#${termAnchor(g.term)}` })))
+  return (path) => {
+    const root = rootOf(path)
+    return {
+      urlOf(target, kind) {
+        if (kind === 'rule') return numbers.has(target) ? root + ruleUrl(target) : null
+        if (kind === 'section') return sections.has(target) ? root + sectionUrl(target) : null
+        return chapterSet.has(target) ? root + chapterUrl(target) : null
+      },
+      danglingWhy: (source, target) => dangling.get(`${source} ${target}`) ?? null,
+      glossary: {
+        uses: terms.uses,
+        urlOf: (term) => {
+          const url = terms.urlOf(term)
+          return url === undefined ? undefined : root + url
+        },
+      },
+    }
   }
 }
 

@@ -15,7 +15,7 @@ const encoder = new TextEncoder()
  * releases that are all era jumps 16.6; 130 close ones 1.3. Past it, a text is shown replaced
  * whole, and buildSite warns.
  */
-export const SITE_WORDS_PER_CHARACTER = 32
+const SITE_WORDS_PER_CHARACTER = 32
 
 const charactersOf = (rows: HistoryRow[]) => rows.reduce((sum, r) => r.examples.reduce((n, e) => n + e.length, sum + r.text.length), 0)
 

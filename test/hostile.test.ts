@@ -100,6 +100,31 @@ describe('every reader limits a file’s columns as JSONL limits a row’s keys'
   }, 60_000)
 })
 
+describe('a Parquet footer is limited before it is read', () => {
+  // Its objects take ~40 times its bytes in each thread: 80,000 one-row groups (a 22 MB footer)
+  // ran the decoding worker out of memory at a ~1 GB peak.
+  it('a footer over 8 MiB: exit 2 at once, one line; one of 1 MiB is read', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const write = (name: string, metadata: number) => {
+      const file = join(tmp, name)
+      const columnData = [
+        { name: 'number', data: ['100.1'], type: 'STRING' as const },
+        { name: 'text', data: ['Rule.'], type: 'STRING' as const },
+        { name: 'index', data: [0n], type: 'INT64' as const },
+      ]
+      writeFileSync(file, new Uint8Array(parquetWriteBuffer({ columnData, kvMetadata: [{ key: 'padding', value: 'x'.repeat(metadata) }] })))
+      return file
+    }
+    const big = run(['validate', write('big-footer.parquet', 9 * 1024 * 1024)])
+    expect(big.status).toBe(2)
+    expect(big.stderr).toMatch(/^read: .*big-footer\.parquet is not a readable Parquet file \(its footer is \d+ bytes, more than 8388608: row groups by the ten thousand\)\n$/)
+    // Read and checked: the examples column is missing (exit 1).
+    const small = run(['validate', write('small-footer.parquet', 1024 * 1024), '--json'])
+    expect(small.status).toBe(1)
+    expect(JSON.parse(small.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('columns')
+  }, 60_000)
+})
+
 describe('the JSONL reader is linear and limited', () => {
   it('a first row with 100,000 keys: one error line, at once', () => {
     const file = join(tmp, 'keys.jsonl')

@@ -18,5 +18,7 @@ export const MAX_JSONL_LINE = 16 * 1024 * 1024
 export const MAX_KEYS = 1000
 /** A CSV record longer than this is refused. */
 export const MAX_CSV_RECORD = 16 * 1024 * 1024
+/** A Parquet footer larger than this is refused: ours is under a kilobyte, 10,000 row groups of eight columns ~3 MB. */
+export const MAX_PARQUET_FOOTER = 8 * 1024 * 1024
 /** A Parquet page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes. */
 export const MAX_PAGE_BYTES = 256 * 1024 * 1024

@@ -1,6 +1,6 @@
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { EtlError } from '../../core/errors.js'
-import { MAX_KEYS, MAX_PAGE_BYTES } from '../../core/limits.js'
+import { MAX_KEYS, MAX_PAGE_BYTES, MAX_PARQUET_FOOTER } from '../../core/limits.js'
 import { readPageHeader, type PageHeader } from './page-header.js'
 
 // A Parquet file's frame checked before anything is decoded (read-export.ts): its footer and every
@@ -43,7 +43,6 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
     const tail = read(size - 8, 8)
     const footer = new DataView(tail.buffer).getUint32(0, true)
     if (new TextDecoder().decode(head) !== 'PAR1' || new TextDecoder().decode(tail.subarray(4)) !== 'PAR1' || footer + 8 > size - 4) return read(0, size)
-    const footerBytes = read(size - 8 - footer, footer + 8)
     // Only the page headers are read, each in a window where it stands (grown while it does not
     // parse), not every column chunk whole.
     let window = new Uint8Array(firstWindow)
@@ -60,7 +59,7 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
         }
       }
     }
-    return checkedParquet(name, () => parquetMetadata(footerBytes), size, headerAt)
+    return checkedParquet(name, footer, () => parquetMetadata(read(size - 8 - footer, footer + 8)), size, headerAt)
   } finally {
     file.close()
   }
@@ -90,9 +89,16 @@ export function headerIn(file: ArrayBuffer): PageHeaderAt {
   }
 }
 
-/** The footer read and every page header checked (see damagedPage); the worker's heap size. */
-export function checkedParquet(name: string, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
+/**
+ * The footer (`footerLength` bytes) read and every page header checked (see damagedPage); the
+ * worker's heap size.
+ */
+export function checkedParquet(name: string, footerLength: number, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
   try {
+    // The footer describes every row group's every column: its objects, in both threads, take ~40
+    // times its bytes. A file's footer is kilobytes; one of tiny row groups by the ten thousand is
+    // refused before it is read (a length past the file is damage, which hyparquet names).
+    if (footerLength > MAX_PARQUET_FOOTER && footerLength + 12 <= size) throw new Error(`its footer is ${footerLength} bytes, more than ${MAX_PARQUET_FOOTER}: row groups by the ten thousand`)
     const metadata = metadataOf()
     if (metadata.schema.length - 1 > MAX_KEYS) throw new Error(`its schema has ${metadata.schema.length - 1} columns and fields, more than ${MAX_KEYS}`)
     // The rows a file claims bound the work of reading it (each is decoded and checked): a row of

@@ -134,7 +134,7 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
   const file = wholeBuffer(bytes)
-  const checked = checkedParquet(name, () => parquetMetadata(file), bytes.length, headerIn(file))
+  const checked = checkedParquet(name, new DataView(file).getUint32(bytes.length - 8, true), () => parquetMetadata(file), bytes.length, headerIn(file))
   return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
 }
 

@@ -73,7 +73,7 @@ const plain = (v) => (v !== null && typeof v === 'object' && typeof v[Symbol.ite
 
 async function decodeArrow({ buffer, maxTextBytes, maxColumns }) {
   const send = sender(maxTextBytes)
-  const { tableFromIPC, RecordBatchReader, compressionRegistry, CompressionType, DataType } = await import('apache-arrow')
+  const { tableFromIPC, makeVector, RecordBatchReader, compressionRegistry, CompressionType, DataType } = await import('apache-arrow')
   // Buffers compressed with LZ4 (frames) or ZSTD, as pyarrow's write_feather writes them by default,
   // each unpacked to no more than the text limit (a small buffer can claim gigabytes).
   const [lz4, { Decompress }] = await Promise.all([import('lz4js'), import('fzstd')])
@@ -111,7 +111,14 @@ async function decodeArrow({ buffer, maxTextBytes, maxColumns }) {
   const child = (n) => table.getChildAt(first.get(n))
   for (const name of names) requireArrowOffsets(child(name), name, DataType)
   for (const name of names) requireArrowUtf8(child(name), name, DataType)
-  const columns = names.map((n) => Array.from(child(n) ?? [], plain))
+  // Read a record batch at a time: apache-arrow's iterator over a column of many batches slices the
+  // whole column for each one (work that grows with the square of the batches).
+  const rowsOf = (vector) => {
+    const out = []
+    for (const data of vector?.data ?? []) for (const value of makeVector(data)) out.push(plain(value))
+    return out
+  }
+  const columns = names.map((n) => rowsOf(child(n)))
   send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
 }
 
@@ -147,9 +154,18 @@ function badOffsetsRow(data, DataType) {
     }
   }
   for (const child of data.children ?? []) if (badOffsetsRow(child, DataType) !== null) return 0
-  // A dictionary's words are indexed by offsets of their own.
-  for (const words of data.dictionary?.data ?? []) if (badOffsetsRow(words, DataType) !== null) return 0
+  // A dictionary's words are indexed by offsets of their own; every batch shares them, so they are
+  // checked once (each batch again would cost batches × words).
+  for (const words of data.dictionary?.data ?? []) if (dictionaryVerdict(offsetsChecked, words, () => badOffsetsRow(words, DataType)) !== null) return 0
   return null
+}
+
+// The verdicts on a file's dictionary Data, each found once (the Data die with the file's table).
+const offsetsChecked = new WeakMap()
+const textChecked = new WeakMap()
+function dictionaryVerdict(verdicts, words, find) {
+  if (!verdicts.has(words)) verdicts.set(words, find())
+  return verdicts.get(words)
 }
 
 // A view column (Utf8View, as Polars writes text, or BinaryView) holds 16 bytes a row: the value's
@@ -196,7 +212,7 @@ function badTextRow(data, DataType) {
   if (DataType.isDictionary(data.type)) {
     let entry = 0
     for (const words of data.dictionary?.data ?? []) {
-      const bad = badTextRow(words, DataType)
+      const bad = dictionaryVerdict(textChecked, words, () => badTextRow(words, DataType))
       if (bad !== null) {
         // The first row that uses the entry (a dictionary entry no row uses is read by no one).
         for (let row = 0; row < data.length; row++) if (data.getValid(row) && Number(data.values[row]) === entry + bad) return row

@@ -154,6 +154,20 @@ describe('the JSONL reader is linear and limited', () => {
     expect(r.seconds).toBeLessThan(20)
   })
 
+  it('a line nesting 200,000 objects deep, whose keys the syntax tree must read: exit 2, one line (the tree\u2019s recursion overflowed: exit 3); 50 levels are read', () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+    const deep = join(tmp, 'deep.jsonl')
+    writeFileSync(deep, `{"number":"100.1","text":"Rule.","examples":[],"index":0,"extra":${nested(200_000)}}\n`)
+    const r = run(['validate', deep])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`read: ${deep}: line 1 nests more than 100 levels deep (a row of these tables nests two)\n`)
+    const shallow = join(tmp, 'shallow.jsonl')
+    writeFileSync(shallow, `{"number":"100.1","text":"Rule.","examples":[],"index":0,"extra":${nested(50)}}\n`)
+    const read = run(['validate', shallow, '--json'])
+    expect(read.status).toBe(1)
+    expect(JSON.parse(read.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('unknown column: extra')
+  })
+
   it('a 20 MB line: refused with its line number, in bounded memory', () => {
     const file = join(tmp, 'long.jsonl')
     const fd = openSync(file, 'w')

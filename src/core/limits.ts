@@ -16,6 +16,12 @@ export const MAX_JSONL_LINE = 16 * 1024 * 1024
  * each column up by name among all of them (work that grows with the square of their number).
  */
 export const MAX_KEYS = 1000
+/**
+ * A JSONL line nesting deeper than this, when its keys must be read from its syntax tree (a key
+ * given twice, or nested objects), is refused: a row of these tables nests two levels (the row, its
+ * examples), and the syntax tree is built by recursion (200,000 levels overflowed the stack).
+ */
+export const MAX_JSON_NESTING = 100
 /** A CSV record longer than this is refused. */
 export const MAX_CSV_RECORD = 16 * 1024 * 1024
 /** A Parquet footer larger than this is refused: ours is under a kilobyte, 10,000 row groups of eight columns ~3 MB. */

@@ -1,6 +1,6 @@
 import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
-import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
+import { MAX_JSON_NESTING, MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
 import { detectTable, shownColumn } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import type { ExportStream } from './export-stream.js'
@@ -22,6 +22,23 @@ function keysWritten(line: string): number {
     if (slashes % 2 === 0) n++
   }
   return n
+}
+
+/** How deep a line's objects and arrays nest (brackets inside strings aside). */
+function nesting(line: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth)
+    else if (c === 125 || c === 93) depth--
+  }
+  return deepest
 }
 
 // A file that is one JSON array (pretty-printed or not) rather than an object a line.
@@ -98,6 +115,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         // More keys written than the object has means a key repeats (or an object nests): read the
         // line's syntax tree to know.
         if (keysWritten(line) > keys) {
+          if (nesting(line) > MAX_JSON_NESTING) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} nests more than ${MAX_JSON_NESTING} levels deep (a row of these tables nests two)`)
           const twice = await repeatedKey(line)
           if (twice !== null) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} gives the key ${JSON.stringify(shownColumn(twice))} twice (readers differ on which value they keep)`)
         }

@@ -17,6 +17,9 @@ export function rowValidator(table: string): ValidateFunction {
   return validate
 }
 
+/** The compiled validator of a validation report (`report.json`, schemas/report.schema.json). */
+export const reportValidator = (): ValidateFunction => rowValidator('report')
+
 /** The column an ajv error is about (the first step of its path, or the property it names). */
 function columnOf(e: ErrorObject): string {
   if (e.keyword === 'required') return String(e.params.missingProperty)

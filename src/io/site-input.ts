@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { reportValidator } from '../checks/schema.js'
 import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
@@ -27,9 +28,11 @@ export async function readSiteInput(dir: string): Promise<SiteInput> {
 async function readRelease(dir: string): Promise<SiteRelease> {
   const manifest = (await readJson(join(dir, 'manifest.json'))) as { source?: { file?: string; sha256?: string; effectiveDate?: string } }
   const report = (await readJson(join(dir, 'report.json'))) as Report
-  // What the pages read of it: a report of another shape is refused, not half shown.
-  if (typeof report?.counts !== 'object' || report.counts === null || !Array.isArray(report.diagnostics)) {
-    throw new EtlError('EXPORT_MALFORMED', `site: ${join(dir, 'report.json')} is not a validation report (no counts or diagnostics)`)
+  // The pages show it: a report of another shape (its schema decides) is refused, not half shown.
+  const validReport = reportValidator()
+  if (!validReport(report)) {
+    const e = validReport.errors?.[0]
+    throw new EtlError('EXPORT_MALFORMED', `site: ${join(dir, 'report.json')} is not a validation report (${e ? `${e.instancePath || 'the report'} ${e.message}` : 'its schema refuses it'})`)
   }
   const need = (table: string) => {
     const file = tableFile(dir, table)

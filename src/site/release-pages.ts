@@ -73,7 +73,9 @@ export function linkTargetsOf(release: SiteRelease, chapters: Chapter[]): (path:
   const chapterSet = new Set(chapters.map((c) => c.chapter))
   const dangling = new Map<string, string>()
   for (const d of release.report.diagnostics) {
-    if (d.code === 'dangling-reference' && d.number) dangling.set(`${d.number} ${String(d.params?.target)}`, d.message)
+    // A target is a rule number (the schema leaves params open: anything else is not one).
+    const target = d.params?.target
+    if (d.code === 'dangling-reference' && d.number && typeof target === 'string') dangling.set(`${d.number} ${target}`, d.message)
   }
   const terms = glossaryLinks(linkedTerms(release.glossary).map((g) => ({ names: g.term.split(/,\s*/), url: `glossary.html#${termAnchor(g.term)}` })))
   return (path) => {

@@ -327,6 +327,24 @@ describe('mtg-rules diff --exit-code', async () => {
   })
 })
 
+describe('diff of an export whose rows are not the rules table’s', () => {
+  it('an example that is not a string (a number, or arrays nested 200,000 deep): exit 2, one line, never made a string', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const dir = mkdtempSync(join(tmpdir(), 'diff-rows-'))
+    const file = (name: string, examples: string) => {
+      writeFileSync(join(dir, name), `{"number":"100.1","text":"Rule one.","examples":${examples},"index":0}\n`)
+      return join(dir, name)
+    }
+    const a = file('a.jsonl', '["x"]')
+    for (const examples of ['[1]', `${'['.repeat(200_000)}${']'.repeat(200_000)}`]) {
+      const run = cli(['diff', a, file('b.jsonl', examples)])
+      expect(run.status).toBe(2)
+      expect(run.stderr).toBe(`diff: ${join(dir, 'b.jsonl')}: row 0 is not a rule row (run mtg-rules validate on it)\n`)
+    }
+  })
+})
+
 describe('diff of two exports in dataset folders', () => {
   it('takes the releases’ dates for its title from the manifests beside the files', () => {
     const [a, b] = [builtDataset('2026-06-19'), builtDataset('2026-08-07')]

@@ -32,10 +32,11 @@ export async function diffSideOf(name: string, bytes: Uint8Array, label?: string
   if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules or the glossary`)
   const rows: RuleRow[] = read.records.map(({ record, position }) => {
     const { number, text, examples } = record
-    if (typeof number !== 'string' || typeof text !== 'string' || !Array.isArray(examples)) {
+    // Every field as the rules table types it (an example that is not a string is not made one).
+    if (typeof number !== 'string' || typeof text !== 'string' || !Array.isArray(examples) || !examples.every((e) => typeof e === 'string')) {
       throw new EtlError('EXPORT_MALFORMED', `diff: ${name}: row ${position} is not a rule row (run mtg-rules validate on it)`)
     }
-    return { number, text, examples: examples.map(String), index: position }
+    return { number, text, examples: examples as string[], index: position }
   })
   return { label: shown, rows, sectionTitles: new Map() }
 }

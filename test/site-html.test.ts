@@ -133,7 +133,7 @@ describe('what each release page lists, from the lineages grouped once', () => {
 
 describe('mtg-rules site with a folder it cannot use', () => {
   it('exits 2 with one line, and writes nothing: no dataset, a report that is a folder or not a report', async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync, existsSync, rmSync } = await import('node:fs')
+    const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
     const { cli } = await import('./helpers/cli.js')
@@ -166,6 +166,17 @@ describe('mtg-rules site with a folder it cannot use', () => {
     expect(cli(['site', dataset, '--out', out]).stderr).toMatch(/report\.json is not a validation report \(\/counts\/byCode\/dangling-reference must be integer\)\n$/)
     writeFileSync(join(dataset, 'report.json'), report('1', `{"target":${deep}}`))
     expect(cli(['site', dataset, '--out', out]).status).toBe(0)
+    rmSync(out, { recursive: true })
+    // So does each table's row schema: a rule's text that is a number, or examples nested 200,000
+    // arrays deep (its text for the page overflowed the stack: exit 3), are refused, naming the row.
+    const rules = readFileSync(join(dataset, 'rules.jsonl'), 'utf8').trimEnd().split('\n')
+    const withRow5 = (row: string) => writeFileSync(join(dataset, 'rules.jsonl'), [...rules.slice(0, 5), row, ...rules.slice(6)].join('\n') + '\n')
+    const number = JSON.parse(rules[5]!).number
+    withRow5(`{"number":"${number}","text":5,"examples":[],"index":5}`)
+    expect(run(dataset)).toEqual([2, 1, false])
+    expect(cli(['site', dataset, '--out', out]).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /text must be string (validate it for the whole report)\n`)
+    withRow5(`{"number":"${number}","text":"x","examples":${deep},"index":5}`)
+    expect(cli(['site', dataset, '--out', out]).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /examples/0 must be string (validate it for the whole report)\n`)
   }, 60_000)
 })
 

@@ -278,6 +278,18 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(JSON.parse(cli(['lineage', out, '500.5a', '--json']).stdout).links.map((l: { relation: string; previous_number: string }) => [l.relation, l.previous_number])).toEqual([['split-from', '500.5']])
   })
 
+  it('a row its schema refuses (a text that is a number): exit 2, naming the file and row, never a crash', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lineage-bad-'))
+    for (const name of ['rules_history.jsonl', 'rule_links.jsonl', 'lineage-index.json']) copyFileSync(join(out, name), join(dir, name))
+    const lines = readFileSync(join(dir, 'rules_history.jsonl'), 'utf8').trimEnd().split('\n')
+    const at = lines.findIndex((l) => JSON.parse(l).number === '704.5a')
+    lines[at] = JSON.stringify({ ...JSON.parse(lines[at]!), text: 5 })
+    writeFileSync(join(dir, 'rules_history.jsonl'), lines.join('\n') + '\n')
+    const run = cli(['lineage', dir, '704.5a'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(`lineage: ${join(dir, 'rules_history.jsonl')}: row ${at}: /text must be string (validate it for the whole report)\n`)
+  })
+
   it('--at DATE answers only with a rule that held the number in the release in force on that date', () => {
     // A number of the 2001 text that no release since 2009-07-11 gives: read from the rows.
     const newestNumbers = new Set(rows.filter((r) => r.release === facts.at(-1)!.effective).map((r) => r.number))

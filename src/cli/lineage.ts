@@ -4,11 +4,12 @@ import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
-import { openExport, type ExportFormat } from '../exports/read/read-export.js'
+import type { ExportFormat } from '../exports/read/read-export.js'
 import { lineageFinder, lineageHeader, versionLines, type LineageRow } from '../history/lineage.js'
 import type { RuleLink } from '../history/rule-links.js'
 import { rowsWhere, LINEAGE_INDEX_FILE, lineageIndexOf, splitAndMergePlaces, type LineageIndex } from '../history/lineage-index.js'
 import { inputFileChunks, MAX_EXPORT_BYTES, readFileRanges } from '../io/files.js'
+import { schemaCheckedRows } from '../validate/checked-rows.js'
 import type { ExportChunks } from '../validate/options.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -26,12 +27,8 @@ interface HistorySource {
   splitsAndMerges(): Promise<RuleLink[] | null>
 }
 
-/** The records of a table of a history folder, streamed (rules_history can hold 400,000 rows). */
-async function* tableRecords(file: string, format: ExportFormat, chunks: ExportChunks, table: string): AsyncGenerator<Record<string, unknown>> {
-  const stream = await openExport(file, format, chunks)
-  if (stream.table.name !== table) throw new EtlError('EXPORT_MALFORMED', `lineage: ${file} is not a ${table} table`)
-  for await (const batch of stream.batches) for (const { record } of batch) yield record
-}
+/** The records of a table of a history folder, streamed (rules_history can hold 400,000 rows), each checked by its schema. */
+const tableRecords = (file: string, format: ExportFormat, chunks: ExportChunks, table: string) => schemaCheckedRows('lineage', file, format, chunks, table)
 
 const bytesOnce = (bytes: Uint8Array): ExportChunks =>
   (async function* () {

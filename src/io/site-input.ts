@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { reportValidator, rowValidator } from '../checks/schema.js'
+import { reportValidator } from '../checks/schema.js'
 import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
-import type { Diagnostic, RuleRow } from '../core/types.js'
-import { openExport } from '../exports/read/read-export.js'
+import type { RuleRow } from '../core/types.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
 import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile } from './files.js'
+import { schemaCheckedRows } from '../validate/checked-rows.js'
 
 /**
  * What the site is made from, read from a dataset folder (as `build` writes it) or a history folder
@@ -55,30 +55,12 @@ async function readRelease(dir: string): Promise<SiteRelease> {
 
 /**
  * A table's rows, read as a stream (a history's rules_history is ~120 MB: never its bytes, its text
- * and its rows in memory at once); EtlError when its file cannot be read, has errors of form, or a
- * row its table's schema refuses (the pages take every field as the schema types it).
+ * and its rows in memory at once), each checked by its row schema; EtlError as schemaCheckedRows says.
  */
 async function records(file: string): Promise<Record<string, unknown>[]> {
   const format = file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.parquet') ? 'parquet' : 'csv'
-  const stream = await openExport(file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  const refuse = (why: string) => new EtlError('EXPORT_MALFORMED', `site: ${file}: ${why} (validate it for the whole report)`)
-  const formError = (list: Diagnostic[]) => list.find((d) => d.severity === 'error')
-  const early = formError(stream.diagnostics)
-  if (early) throw refuse(early.message)
-  const validRow = rowValidator(stream.table.name)
   const rows: Record<string, unknown>[] = []
-  for await (const batch of stream.batches) {
-    for (const { record, position } of batch) {
-      if (!validRow(record)) {
-        // A wrong type says the most (a text that is a number also fails the text's other rules).
-        const e = validRow.errors?.find((x) => x.keyword === 'type') ?? validRow.errors?.[0]
-        throw refuse(`row ${position}: ${e?.instancePath || 'the row'} ${e?.message ?? 'is refused by its schema'}`)
-      }
-      rows.push(record)
-    }
-  }
-  const late = formError(stream.lateDiagnostics())
-  if (late) throw refuse(late.message)
+  for await (const record of schemaCheckedRows('site', file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))) rows.push(record)
   return rows
 }
 

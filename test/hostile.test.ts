@@ -60,6 +60,22 @@ describe('memory and output bounded by the input, not by its shape', () => {
   }, 120_000)
 })
 
+describe('a text citing rules a million times', () => {
+  // The references table is a row per citation, written in every format in memory (~1.6 KB a row):
+  // a million took 1.6 GB. Refused while they are counted, in a heap of 256 MB; validate reads it.
+  it('build: exit 2 at once, one line, nothing written; validate checks the text', () => {
+    const text = decode(readBytes(release('2026-08-07').path)).text
+    const file = join(tmp, 'million-citations.txt')
+    writeFileSync(file, text.replace('\n100.2. ', `\n100.1z See rules ${Array.from({ length: 1_000_000 }, () => '100.1').join(', ')}.\n\n100.2. `))
+    const out = join(tmp, 'million-out')
+    const r = run(['build', file, '--out', out])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe('references: the text cites rules more than 500,000 times (a published release has about 2,100): its references table is refused (validate checks the text)\n')
+    expect(snapshot(out)).toEqual({})
+    expect(run(['validate', file]).status).toBe(0)
+  }, 60_000)
+})
+
 describe('the parser’s own warnings are bounded too', () => {
   it('a CR with 50,000 stray paragraphs: every line kept, 1,000 warnings listed and the exact count', () => {
     const text = decode(readBytes(release('2025-02-07').path)).text

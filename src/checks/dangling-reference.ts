@@ -1,5 +1,7 @@
 import { boundedDiagnostics } from '../core/bounded.js'
 import { append, diagnostics } from '../core/diagnostics.js'
+import { EtlError } from '../core/errors.js'
+import { MAX_TEXT_CITATIONS } from '../core/limits.js'
 import { extractReferences, forEachReference, type Reference, type ReferenceKind } from '../core/citations.js'
 import type { Check, CheckEnv, CheckInput, CheckRow } from './types.js'
 
@@ -37,6 +39,9 @@ class KnownTargets {
   }
 }
 
+// A row shorter than this holds a few hundred citations at most.
+const LONG_ROW = 4096
+
 function rowReferences(row: CheckRow): Reference[] {
   if (row.number === null) return []
   const refs: Reference[] = []
@@ -55,11 +60,22 @@ function rowReferences(row: CheckRow): Reference[] {
 export function collectReferences(input: CheckInput, citations?: Map<CheckRow, Reference[]>): ResolvedReference[] {
   const known = new KnownTargets(input.sections)
   for (const row of input.rows) if (row.number !== null) known.addRule(row.number)
-  const refs = input.rows.flatMap((row) => {
+  const refs: Reference[] = []
+  // The references table is made of these (every format in memory, ~1.6 KB a row): refused past the
+  // limit while they are found, before they fill the memory. A long row's are counted before they
+  // are made (one row of a crafted text held a million).
+  const tooMany = () => new EtlError('INPUT_TOO_LARGE', `references: the text cites rules more than ${MAX_TEXT_CITATIONS.toLocaleString('en-US')} times (a published release has about 2,100): its references table is refused (validate checks the text)`)
+  for (const row of input.rows) {
+    if (row.number !== null && (row.text?.length ?? 0) + row.examples.reduce((n, e) => n + e.length, 0) > LONG_ROW) {
+      let count = refs.length
+      for (const text of [row.text ?? '', ...row.examples]) forEachReference(text, () => void count++)
+      if (count > MAX_TEXT_CITATIONS) throw tooMany()
+    }
     const found = rowReferences(row)
     citations?.set(row, found)
-    return found
-  })
+    append(refs, found)
+    if (refs.length > MAX_TEXT_CITATIONS) throw tooMany()
+  }
   for (const entry of input.glossary) append(refs, extractReferences(entry.definition, `glossary:${entry.term}`, entry.line).map((r) => ({ ...r, location: 'definition' })))
   return refs.map((r) => ({ ...r, resolved: known.has(r) }))
 }

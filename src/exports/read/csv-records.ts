@@ -92,27 +92,26 @@ function tokenise(s: string, at: number, final: boolean): { fields: string[]; en
   let lines = 0
   for (;;) {
     if (s.charCodeAt(i) === 34) {
-      // A quoted field: up to the quote that is not doubled.
-      let value = ''
+      // A quoted field: up to the quote that is not doubled, its doubled quotes undone at once (a
+      // piece per quote made a string of millions of pieces: 500 MB for a 10 MB field).
       let from = i + 1
+      let doubled = false
+      let q: number
       for (;;) {
-        const q = s.indexOf('"', from)
+        q = s.indexOf('"', from)
         if (q < 0) {
           if (final) throw new OutsideSubset()
           return null
         }
-        if (s.charCodeAt(q + 1) === 34) {
-          value += s.slice(from, q + 1)
-          from = q + 2
-          continue
-        }
-        if (q + 1 >= s.length && !final) return null
-        value += s.slice(from, q)
-        lines += countBreaks(s, i + 1, q)
-        i = q + 1
-        break
+        if (s.charCodeAt(q + 1) !== 34) break
+        doubled = true
+        from = q + 2
       }
-      fields.push(value)
+      if (q + 1 >= s.length && !final) return null
+      const raw = s.slice(i + 1, q)
+      fields.push(doubled ? raw.replaceAll('""', '"') : raw)
+      lines += countBreaks(s, i + 1, q)
+      i = q + 1
     } else {
       UNQUOTED.lastIndex = i
       UNQUOTED.exec(s)

@@ -19,8 +19,15 @@ export const termAnchor = (term: string) => `term-${term.toLowerCase().replace(/
 /** The line a chapter page gives a rule: its text cut at about 120 characters with "…". */
 export function cutText(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim()
-  const chars = [...flat]
-  return chars.length <= max ? flat : `${chars.slice(0, max).join('').trimEnd()}…`
+  // Code points counted up to the cut, not the whole text spread into an array.
+  let end = 0
+  let count = 0
+  for (const ch of flat) {
+    if (count === max) return `${flat.slice(0, end).trimEnd()}…`
+    end += ch.length
+    count++
+  }
+  return flat
 }
 
 export interface Chapter {

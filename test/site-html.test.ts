@@ -100,6 +100,21 @@ describe('the word-level changes of a history’s pages', () => {
   })
 })
 
+describe('the search index', () => {
+  it('holds the first 20,000 characters of a rule: a word before them is found, one past them is not', async () => {
+    const { default: MiniSearch } = await import('minisearch')
+    const { searchIndexScript, SEARCH_OPTIONS } = await import('../src/site/search.js')
+    const text = `alphaword ${'filler '.repeat(4000)}omegaword`
+    const release = { effective: '2026-01-01', sourceFile: 'x', sha256: '0', rules: [{ number: '100.1', text, examples: [], index: 0 }], places: new Map(), glossary: [], report: {} } as unknown as SiteInput['release']
+    const script = searchIndexScript(release)
+    const window: { SEARCH?: { index: string } } = {}
+    new Function('window', script)(window)
+    const index = MiniSearch.loadJSON(window.SEARCH!.index, { fields: [...SEARCH_OPTIONS.fields], storeFields: [...SEARCH_OPTIONS.storeFields] })
+    expect(index.search('alphaword').map((r) => r.id)).toEqual([0])
+    expect(index.search('omegaword')).toEqual([])
+  })
+})
+
 describe('glossary terms in a text', () => {
   it('the longest name that stands as whole words, any case, at the first place one does; never overlapping', () => {
     const links = glossaryLinks([

@@ -1,4 +1,4 @@
-import { rowValidator } from '../checks/schema.js'
+import { schemaDiagnostics } from '../checks/schema.js'
 import { EtlError } from '../core/errors.js'
 import type { Diagnostic } from '../core/types.js'
 import { openExport, type ExportFormat } from '../exports/read/read-export.js'
@@ -17,13 +17,16 @@ export async function* schemaCheckedRows(command: string, file: string, format: 
   const formError = (list: Diagnostic[]) => list.find((d) => d.severity === 'error')
   const early = formError(stream.diagnostics)
   if (early) throw refuse(early.message)
-  const validRow = rowValidator(stream.table.name)
+  const rowTable = stream.table.name
   for await (const batch of stream.batches) {
     for (const { record, position } of batch) {
-      if (!validRow(record)) {
-        // A wrong type says the most (a text that is a number also fails the text's other rules).
-        const e = validRow.errors?.find((x) => x.keyword === 'type') ?? validRow.errors?.[0]
-        throw refuse(`row ${position}: ${e?.instancePath || 'the row'} ${e?.message ?? 'is refused by its schema'}`)
+      // The schema check's own diagnostics (a key not echoed, a pattern explained by its schema).
+      const found = schemaDiagnostics(rowTable, record, { position })
+      if (found.length > 0) {
+        // A wrong type (ajv: "must be string") says the most: a text that is a number also fails
+        // the text's other rules.
+        const first = found.find((d) => / must be (string|integer|array|boolean|number|null|object)\b/.test(d.message)) ?? found[0]!
+        throw refuse(`row ${position}: ${first.message}`)
       }
       yield record
     }

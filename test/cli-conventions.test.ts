@@ -26,17 +26,27 @@ describe('help and version, like git and ripgrep', () => {
     expect(run.stdout).toContain('--allow-errors')
   })
 
-  it('mtg-rules --help lists every command; no arguments print it to stderr, exit 2', () => {
+  // The commands are the modules of src/cli/ that export a run function (cli.ts aside: it runs them).
+  const commands = readdirSync(join(REPO, 'src/cli'))
+    .filter((f) => f !== 'cli.ts' && /export async function run\(/.test(readFileSync(join(REPO, 'src/cli', f), 'utf8')))
+    .map((f) => f.replace(/\.ts$/, ''))
+
+  it('mtg-rules --help lists every command, each with its operands; no arguments print it to stderr, exit 2', () => {
     const help = cli(['--help'])
     expect(help.status).toBe(0)
-    for (const c of ['build', 'validate', 'diff', 'history', 'previous', 'fetch']) expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'))
+    expect(commands).toContain('site')
+    for (const c of [...commands, 'help']) {
+      const operands = cli(['help', c]).stdout.split('\n')[0]!.replace(/^Usage: mtg-rules /, '').replace(/ \[--.*$/, '')
+      expect(help.stdout, c).toMatch(new RegExp(`^  ${operands.replace(/[.[\]]/g, '\\$&')} +[a-z]`, 'm'))
+    }
+    expect(help.stdout.match(/^  [a-z]+\b/gm)).toHaveLength(commands.length + 1)
     const none = cli([])
     expect([none.status, none.stdout]).toEqual([2, ''])
     expect(none.stderr).toMatch(/^Usage: mtg-rules <command>/)
   })
 
   it('every command’s help names every option its parser takes; help --help is help’s own', () => {
-    for (const command of ['build', 'validate', 'diff', 'history', 'lineage', 'previous', 'fetch']) {
+    for (const command of commands) {
       const source = readFileSync(join(REPO, 'src/cli', `${command}.ts`), 'utf8')
       const options = [...(/options: \{([^]*?)\}\s*,?\s*\}\)/.exec(source)?.[1] ?? '').matchAll(/'?([a-z][\w-]*)'?: \{ type:/g)].map((m) => m[1]!)
       const help = cli([command, '--help'])

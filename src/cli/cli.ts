@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { CommandResult } from './_shared.js'
-import { COMMAND_HELP, nearestCommand, USAGE } from './help.js'
+import { COMMAND_HELP, isCommand, nearestCommand, USAGE, type CommandName } from './help.js'
 import { EtlError } from '../core/errors.js'
 import { terminalSafe } from '../core/report-format.js'
 import { TOOL } from '../core/version.js'
@@ -16,7 +16,8 @@ export type { CommandResult } from './_shared.js'
 export const EXIT = { valid: 0, invalid: 1, unusable: 2, internal: 3 } as const
 
 // Each command is loaded only when run: a build never pays for the diff, fetch or Parquet reading code.
-const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<CommandResult> }>> = {
+// Every command but help has one, and help describes each (typed: neither can be missed).
+const COMMANDS: Record<Exclude<CommandName, 'help'>, () => Promise<{ run: (args: string[]) => Promise<CommandResult> }>> = {
   build: () => import('./build.js'),
   validate: () => import('./validate.js'),
   diff: () => import('./diff.js'),
@@ -29,7 +30,7 @@ const COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<
 
 // A mistake in the arguments: one line on stderr, with the usage of the command.
 const usageError = (message: string, command?: string): CommandResult => {
-  const usage = command && COMMAND_HELP[command] ? `usage: ${COMMAND_HELP[command]!.split('\n')[0]!.replace(/^Usage: /, '')}` : 'mtg-rules --help lists the commands'
+  const usage = command && isCommand(command) ? `usage: ${COMMAND_HELP[command].split('\n')[0]!.replace(/^Usage: /, '')}` : 'mtg-rules --help lists the commands'
   return { exitCode: EXIT.unusable, stdout: '', stderr: `${message} (${usage})\n` }
 }
 
@@ -54,11 +55,11 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
   if (command === 'help') {
     const topic = rest[0] === '--help' || rest[0] === '-h' ? 'help' : rest[0]
     if (topic === undefined) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' }
-    if (!COMMAND_HELP[topic]) return unknownCommand(topic)
+    if (!isCommand(topic)) return unknownCommand(topic)
     return { exitCode: 0, stdout: COMMAND_HELP[topic] + '\n', stderr: '' }
   }
+  if (!isCommand(command) || command === 'help') return unknownCommand(command)
   const load = COMMANDS[command]
-  if (!load) return unknownCommand(command)
   if (rest.includes('--help') || rest.includes('-h')) return { exitCode: 0, stdout: COMMAND_HELP[command] + '\n', stderr: '' }
   try {
     // Test seam: an unexpected exception, as a bug would throw.

@@ -1,5 +1,5 @@
 /** What each command takes: printed by `mtg-rules CMD --help`, `mtg-rules help CMD`, and after a usage mistake. */
-export const COMMAND_HELP: Record<string, string> = {
+export const COMMAND_HELP = {
   build: `Usage: mtg-rules build FILE [--out DIR] [--allow-errors] [--strict] [--arrow] [--force] [--timings]
 
 Build the rules, glossary, rules_meta and references tables (Parquet, JSONL, CSV; Arrow IPC with
@@ -93,22 +93,42 @@ Options:
 Print the usage of a command (as mtg-rules COMMAND --help does), or of the tool.`,
 }
 
+export type CommandName = keyof typeof COMMAND_HELP
+
+/** Each command in one line, for the tool's usage: a command without one does not compile. */
+const SUMMARY: Record<CommandName, string> = {
+  build: 'build the dataset from a CR text',
+  validate: 'check CR text, exports or a dataset folder',
+  site: 'write a static website of a dataset or history folder',
+  diff: 'compare two releases',
+  history: 'build and validate every release of a folder, and the rules_history table',
+  lineage: 'what a rule said in every release',
+  previous: 'the release before FILE',
+  fetch: 'download (or copy) the newest release into raw/',
+  help: "this text, or a command's",
+}
+
+/** A command and its operands, from its usage line: `site DIR`, `help [COMMAND]` (options left out). */
+const synopsis = (name: CommandName) =>
+  COMMAND_HELP[name]
+    .split('\n')[0]!
+    .replace(/^Usage: mtg-rules /, '')
+    .replace(/ \[--.*$/, '')
+
+const width = Math.max(...Object.keys(SUMMARY).map((n) => synopsis(n as CommandName).length)) + 2
+
 export const USAGE = `Usage: mtg-rules <command> [options]
 
 Commands:
-  build FILE        build the dataset from a CR text
-  validate PATH...  check CR text, exports or a dataset folder
-  diff OLD NEW      compare two releases
-  history DIR       build and validate every release of a folder, and the rules_history table
-  lineage DIR NUM   what a rule said in every release
-  previous DIR FILE the release before FILE
-  fetch             download (or copy) the newest release into raw/
-  help [COMMAND]    this text, or a command's
+${(Object.keys(SUMMARY) as CommandName[]).map((n) => `  ${synopsis(n).padEnd(width)}${SUMMARY[n]}`).join('\n')}
 
 Options: -h, --help (also after a command), -V, --version, --debug (stack trace on an internal error)
 
 Exit codes: 0 valid (warnings allowed), 1 validation errors, 2 unusable input or arguments,
 3 internal error (a bug: please report it).`
+
+/** Whether `name` is a command of the tool. */
+export const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_HELP, name)
 
 /** The command nearest to a mistyped one, if it is near enough to be a likely typo. */
 export function nearestCommand(typed: string): string | null {

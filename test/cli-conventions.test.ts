@@ -91,6 +91,25 @@ describe('text output never carries raw control characters from the data', () =>
   })
 })
 
+describe('a path with a line break is shown escaped: every message stays one line', () => {
+  const text = release('2026-08-07').path
+  const dir = join(tmp, 'line\nbreak')
+
+  it('build and site say where they wrote in one line; an error naming such a file is one line', () => {
+    const built = cli(['build', text, '--out', join(dir, 'out')])
+    expect(built.status, built.stderr).toBe(0)
+    expect(built.stderr).toMatch(/^build: wrote 15 files to .*line\\nbreak\/out \(3162 rules, .*\)\n$/)
+    const site = cli(['site', join(dir, 'out'), '--out', join(dir, 'site')])
+    expect(site.stderr).toMatch(/^site: wrote \d+ pages and \d+ assets to .*line\\nbreak\/site in .*line\\nbreak\/site\/index\.html\)\n$/)
+    const foreign = join(tmp, 'foreign')
+    mkdirSync(foreign)
+    writeFileSync(join(foreign, 'notes\nand more.txt'), 'mine\n')
+    const refused = cli(['build', text, '--out', foreign])
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toMatch(/^write: .*foreign holds files this tool cannot replace \(notes\\nand more\.txt\): .*\n$/)
+  })
+})
+
 describe('--format github', () => {
   const broken = join(tmp, 'gh')
   mkdirSync(broken)

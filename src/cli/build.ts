@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
-import { formatReport } from '../core/report-format.js'
+import { formatReport, safeText } from '../core/report-format.js'
 import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import { publisherNameOf, releaseNotesOf } from '../io/release-files.js'
 import { replaceFolder } from '../io/output-folder.js'
@@ -41,7 +41,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const { errors, warnings } = result.report.counts
   const why = errors > 0 ? `has ${errors} validation error${errors === 1 ? '' : 's'}` : `has ${warnings} warning${warnings === 1 ? '' : 's'} (strict)`
   if (!result.report.valid && !values['allow-errors']) {
-    return ok('', `${summary}\nbuild: ${file} ${why}; nothing was written to ${values.out} (--allow-errors writes anyway)\n`, 1)
+    return ok('', `${summary}\nbuild: ${safeText(file)} ${why}; nothing was written to ${safeText(values.out)} (--allow-errors writes anyway)\n`, 1)
   }
   // The folder is replaced whole: a file of an earlier build that this one did not write is gone too.
   // make release's changelog describes the release the folder was built from: kept when the same
@@ -50,7 +50,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const leftover = await replaceFolder(values.out, notes.same ? [...result.files, ...notes.files] : result.files, datasetOwnership, { force: values.force })
   const noteLine = notes.files.length === 0 ? '' : `build: ${notes.same ? 'kept' : 'removed'} ${notes.files.map((f) => f.name).join(' and ')} (${notes.same ? 'the same release' : 'it described the release this folder held before'})\n`
   timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
-  const made = `build: wrote ${result.files.length} files to ${values.out} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
+  const made = `build: wrote ${result.files.length} files to ${safeText(values.out)} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
   return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${noteLine}${leftover ? leftover + '\n' : ''}${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { CommandResult } from './_shared.js'
 import { COMMAND_HELP, isCommand, nearestCommand, USAGE, type CommandName } from './help.js'
 import { EtlError } from '../core/errors.js'
-import { terminalSafe } from '../core/report-format.js'
+import { safeText, terminalSafe } from '../core/report-format.js'
 import { TOOL } from '../core/version.js'
 import { installNodeHost } from '../io/node-host.js'
 import { settingsFromEnv } from './settings.js'
@@ -67,12 +67,14 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
     return await (await load()).run(rest)
   } catch (e) {
     if (e instanceof EtlError) {
-      const result = e.code === 'USAGE' ? usageError(e.message, command) : { exitCode: EXIT.unusable, stdout: '', stderr: e.message + '\n' }
+      // One line whatever it names: a line break in a path or in the data is shown escaped.
+      const message = safeText(e.message)
+      const result = e.code === 'USAGE' ? usageError(message, command) : { exitCode: EXIT.unusable, stdout: '', stderr: message + '\n' }
       if (e.code === 'USAGE' || !githubFormat(rest)) return result
       // The file the error is about, when the command was given one: the annotation lands on it.
       const paths = rest.filter((a, i) => !a.startsWith('-') && !(i > 0 && ['--format', '--rules', '--out', '--at'].includes(rest[i - 1]!)))
       const file = paths.length === 1 ? `file=${escapeProperty(paths[0]!)},` : ''
-      return { ...result, stdout: `::error ${file}title=mtg-rules ${command}::${escapeAnnotation(e.message)}\n` }
+      return { ...result, stdout: `::error ${file}title=mtg-rules ${command}::${escapeAnnotation(message)}\n` }
     }
     const err = e as Error & { code?: string }
     // One line, as every error: Node's messages for arguments can run over several.
@@ -87,7 +89,7 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
 
 function unknownCommand(typed: string): CommandResult {
   const near = nearestCommand(typed)
-  return usageError(`mtg-rules: unknown command "${typed}"${near ? ` (did you mean ${near}?)` : ''}`)
+  return usageError(`mtg-rules: unknown command "${safeText(typed)}"${near ? ` (did you mean ${near}?)` : ''}`)
 }
 
 export function internalError(err: unknown, debug: boolean): CommandResult {

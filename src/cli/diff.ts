@@ -6,7 +6,7 @@ import { glossaryChanges } from '../history/changelog-parts.js'
 import { diffReleases, type DiffSide } from '../history/diff.js'
 import { diffSideOf } from '../history/diff-input.js'
 import { EtlError } from '../core/errors.js'
-import { terminalSafe } from '../core/report-format.js'
+import { safeText, terminalSafe } from '../core/report-format.js'
 import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import { writeFilesAtomically } from '../io/release-files.js'
 import { sourceKindOf } from '../validate/validate.js'
@@ -35,7 +35,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (values.out === undefined) return ok(text, warnings, exitCode)
   // The file is an output too: no control character from the data in it either.
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
-  return ok('', `${warnings}diff: wrote ${values.out} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
+  return ok('', `${warnings}diff: wrote ${safeText(values.out)} (${c.edited} edited, ${c.typography} typography only, ${c.added} added, ${c.moved} moved, ${c.removed} removed)\n`, exitCode)
 }
 
 /** Two glossary exports: their terms added, removed and changed (JSON: the lists). */
@@ -47,7 +47,7 @@ async function glossaryDiff(oldSide: DiffSide, newSide: DiffSide, values: { json
   const warnings = changes.warnings.map((w) => `diff: warning: ${w}\n`).join('')
   if (values.out === undefined) return ok(text, warnings, exitCode)
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
-  return ok('', `${warnings}diff: wrote ${values.out} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
+  return ok('', `${warnings}diff: wrote ${safeText(values.out)} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
 }
 
 /** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
-import { terminalSafe } from '../core/report-format.js'
+import { safeText } from '../core/report-format.js'
 import { renderHistoryTable, type HistoryRow } from '../history/history-table.js'
 import { buildHistory } from '../io/history-run.js'
 import { ok, type CommandResult } from './_shared.js'
@@ -26,7 +26,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   progress?.stop()
   const rows = result.releases
   const failed = rows.filter((r) => !r.ok).length
-  const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${result.seconds.toFixed(1)} s; wrote ${join(values.out, 'history.json')}, history.csv and rules_history (${result.historyRows} rows, ${result.historyReleases} releases)\n`
+  const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${result.seconds.toFixed(1)} s; wrote ${safeText(join(values.out, 'history.json'))}, history.csv and rules_history (${result.historyRows} rows, ${result.historyReleases} releases)\n`
   return ok(renderHistoryTable(rows) + '\n', summary + result.notes.map((n) => n + '\n').join(''), failed > 0 ? 1 : 0)
 }
 
@@ -40,11 +40,11 @@ async function startProgress(total: number): Promise<Progress> {
     const { SingleBar, Presets } = await import('cli-progress')
     const bar = new SingleBar({ format: 'history [{bar}] {value}/{total} {file}', stream: process.stderr }, Presets.shades_classic)
     bar.start(total, 0, { file: '' })
-    return { step: (row: HistoryRow) => bar.increment({ file: terminalSafe(row.file) }), stop: () => bar.stop() }
+    return { step: (row: HistoryRow) => bar.increment({ file: safeText(row.file) }), stop: () => bar.stop() }
   }
   let done = 0
   return {
-    step: (row: HistoryRow) => process.stderr.write(`history: ${++done}/${total} ${terminalSafe(row.file)}: ${row.ok ? 'ok' : 'FAILED'} (${row.seconds.toFixed(2)} s)\n`),
+    step: (row: HistoryRow) => process.stderr.write(`history: ${++done}/${total} ${safeText(row.file)}: ${row.ok ? 'ok' : 'FAILED'} (${row.seconds.toFixed(2)} s)\n`),
     stop: () => {},
   }
 }

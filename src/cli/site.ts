@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
+import { safeText } from '../core/report-format.js'
 import { replaceFolder } from '../io/output-folder.js'
 import { readSiteInput } from '../io/site-input.js'
 import { buildSite } from '../site/build-site.js'
@@ -28,5 +29,5 @@ export async function run(args: string[]): Promise<CommandResult> {
   // Thousands of small pages, each written as it is made: synced as a whole by the switch, not one fsync each.
   const note = await replaceFolder(values.out, files(), siteOwnership, { force: values.force, durable: false })
   const seconds = (performance.now() - started) / 1000
-  return ok('', `${site.warnings().map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${assets} assets to ${values.out} in ${seconds.toFixed(1)} s (open ${values.out}/index.html)\n${note ? note + '\n' : ''}`)
+  return ok('', `${site.warnings().map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${assets} assets to ${safeText(values.out)} in ${seconds.toFixed(1)} s (open ${safeText(values.out)}/index.html)\n${note ? note + '\n' : ''}`)
 }

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises'
 import { createHash, randomBytes } from 'node:crypto'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
+import { safeText } from '../core/report-format.js'
 import { describeFsError } from './fs-errors.js'
 import { onInterrupt } from './interrupts.js'
 import { acquireLock, alive } from './lock.js'
@@ -184,7 +185,7 @@ export async function openStaging(dir: string, owned: Ownership, options: Stagin
         try {
           rmSync(old, { recursive: true, force: true })
         } catch (e) {
-          note = `write: ${dir} holds the new set; the previous one, moved aside to ${old}, could not be removed (${describeFsError(e)}): the next run removes it`
+          note = `write: ${safeText(dir)} holds the new set; the previous one, moved aside to ${safeText(old)}, could not be removed (${describeFsError(e)}): the next run removes it`
         }
       }
       release()

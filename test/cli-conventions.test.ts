@@ -137,6 +137,13 @@ describe('--format github', () => {
     expect(run.stdout).toMatch(/^::error file=.*\.parquet,title=duplicate-number 704\.5a row 199::rule 704\.5a occurs 2 times \(row 198, row 199\)$/m)
   })
 
+  it('--json with another --format is a usage error (exit 2), not one of them chosen in silence', () => {
+    const run = cli(['validate', 'out', '--json', '--format', 'github'])
+    expect([run.status, run.stdout]).toEqual([2, ''])
+    expect(run.stderr).toMatch(/^mtg-rules validate: --json is --format json, and --format github was given too: choose one \(usage: mtg-rules validate PATH\.\.\. /)
+    expect(cli(['validate', release('2026-08-07').path, '--json', '--format', 'json']).status).toBe(0)
+  })
+
   it('an unusable input is an ::error annotation too (exit 2)', () => {
     const run = cli(['validate', join(tmp, 'missing.parquet'), '--format', 'github'])
     expect(run.status).toBe(2)

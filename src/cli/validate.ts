@@ -21,6 +21,7 @@ export async function run(args: string[]): Promise<CommandResult> {
       rules: { type: 'string' },
     },
   })
+  if (values.json && values.format !== undefined && values.format !== 'json') throw new EtlError('USAGE', `mtg-rules validate: --json is --format json, and --format ${values.format} was given too: choose one`)
   const format = values.format ?? (values.json ? 'json' : 'text')
   if (!['text', 'json', 'github'].includes(format)) throw new EtlError('USAGE', `mtg-rules validate: --format must be text, json or github, not "${format}"`)
   if (positionals.length === 0) throw new EtlError('USAGE', 'mtg-rules validate: expected a FILE or dataset folder')

@@ -101,7 +101,7 @@ describe('a path with a line break is shown escaped: every message stays one lin
     expect(built.stderr).toMatch(/^build: wrote 15 files to .*line\\nbreak\/out \(3162 rules, .*\)\n$/)
     const site = cli(['site', join(dir, 'out'), '--out', join(dir, 'site')])
     expect(site.stderr).toMatch(/^site: wrote \d+ pages and \d+ assets to .*line\\nbreak\/site in .*line\\nbreak\/site\/index\.html\)\n$/)
-    const foreign = join(tmp, 'foreign')
+    const foreign = join(dir, 'foreign')
     mkdirSync(foreign)
     writeFileSync(join(foreign, 'notes\nand more.txt'), 'mine\n')
     const refused = cli(['build', text, '--out', foreign])

@@ -242,6 +242,25 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(rows[at - releaseRow].release === '2026-06-19' && rows[at - releaseRow - 1].release !== '2026-06-19').toBe(true)
   })
 
+  it('validate finds a rule_id that does not follow its lineage: a continued rule with another id, an added one not named by its release and number', () => {
+    const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
+    const continued = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')
+    const added = rows.findIndex((r) => r.release === '2026-08-07' && r.change === 'added')
+    // Ids of the right shape: only the lineage check can tell them wrong (the schema takes them).
+    lines[continued] = JSON.stringify({ ...rows[continued], rule_id: '2001-07-23:100.1' })
+    lines[added] = JSON.stringify({ ...rows[added], rule_id: `2026-06-19:${rows[added].number}` })
+    const broken = join(mkdtempSync(join(tmpdir(), 'broken-ids-')), 'rules_history.jsonl')
+    writeFileSync(broken, lines.join('\n') + '\n')
+    const report = JSON.parse(cli(['validate', broken, '--json']).stdout)
+    const found = report.diagnostics.map((d: { code: string; message: string }) => `${d.code}: ${d.message.replace(/^release \S+, row \d+: /, '')}`)
+    expect(found.filter((f: string) => !/^(gap|dangling-reference)/.test(f))).toEqual([
+      `lineage: rule_id 2001-07-23:100.1 is not the rule_id of ${rows[continued].previous_number} in the release before (${rows.find((r) => r.release === '2025-02-07' && r.number === rows[continued].previous_number).rule_id})`,
+      `lineage: rule_id 2026-06-19:${rows[added].number} of an added rule is not 2026-08-07:${rows[added].number} (its release and number)`,
+      // The next release's 701.5 continues the changed row, and keeps the id it had.
+      `lineage: rule_id ${rows[continued].rule_id} is not the rule_id of 701.5 in the release before (2001-07-23:100.1)`,
+    ])
+  })
+
   it('writes rule_links: every continued rule as rules_history says, and the splits and merges one previous_number cannot say', () => {
     const links = readFileSync(join(out, 'rule_links.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     const continued = rows.filter((r) => r.previous_number !== null)

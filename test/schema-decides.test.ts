@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
-import { REPO } from './helpers/shared.js'
+import { release, REPO } from './helpers/shared.js'
 
 // The JSON Schemas in schemas/ decide what a valid row is: a copy of the toolkit built with an edited
 // schema (a maxLength on a rule's text, a new value of rules_history's change) gives other verdicts
@@ -56,4 +57,34 @@ describe('the schemas decide', () => {
     // The toolkit as it is still answers as before.
     expect(cli(['validate', rules]).status).toBe(0)
   }, 240_000)
+})
+
+// The rule-number grammar is the rule schema's pattern (src/core/rule-number.ts reads it from there).
+// Every other pattern in schemas/ that names a rule number must say yes and no as that one does.
+describe('every schema names rule numbers with the rule schema’s grammar', () => {
+  const schemas = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json'))
+  const grammar = new RegExp(JSON.parse(readFileSync(join(REPO, 'schemas/rule.schema.json'), 'utf8')).properties.number.pattern)
+  /** Every `pattern` of a schema with the subrule letters in it, by its path in the schema. */
+  const numberPatterns = (node: unknown, path: string, out: [string, RegExp][] = []): [string, RegExp][] => {
+    if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'pattern' && typeof value === 'string' && value.includes('a-km-np-z')) out.push([path, new RegExp(value)])
+        else numberPatterns(value, `${path}/${key}`, out)
+      }
+    }
+    return out
+  }
+
+  it('on every number of the newest release and on numbers the CR never writes', () => {
+    const numbers = readFileSync(join(builtDataset('2026-08-07'), 'rules.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).number as string)
+    const wrong = ['100.1l', '100.1o', '100.0', '099.1', '100.01', '100.1abc', '1000.1', '100.1A', '100.1.', '100.1a ', ' 100.1', '100.', '.1']
+    const found = schemas.flatMap((file) => numberPatterns(JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')), file))
+    expect(found.map(([path]) => path)).toContain('rules-history.schema.json/properties/rule_id')
+    for (const [path, pattern] of found) {
+      // A rule_id is <release>:<number>; every other such pattern takes the number itself (a glossary's
+      // see and a reference's target take sections and chapters too: only strings with a period are compared).
+      const value = path.endsWith('/rule_id') ? (n: string) => `2026-08-07:${n}` : (n: string) => n
+      for (const n of [...numbers, ...wrong].filter((n) => n.includes('.'))) expect(pattern.test(value(n)), `${path}: ${n}`).toBe(grammar.test(n))
+    }
+  })
 })

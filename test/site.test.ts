@@ -181,6 +181,10 @@ describe('the site of the history of the shared releases', () => {
     const headings = await page.$$eval('#result h2', (hs) => hs.map((h) => h.textContent!.replace(/ \(\d+\)$/, '')))
     expect(headings).toEqual(['Added', 'Removed', 'Moved', 'Edited'])
     expect(moved[2]).toContain('701.4 → 701.5')
+    // Every rule listed links to its timeline page, named as the site named it.
+    const links = await page.$$eval('#result a', (as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!))
+    expect(links.length).toBe(moved.flat().length)
+    expect(links.filter((href) => !existsSync(join(historySite, href)))).toEqual([])
     expect(problems).toEqual([])
   })
 

@@ -32,12 +32,17 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
   let previousNumbers = new Set<string>()
   let numbers = new Set<string>()
   let ids = new Set<string>()
+  // The rule_ids each number has in the release before and in this one: a continued rule keeps its id.
+  let previousIds = new Map<string, string[]>()
+  let idsOfNumber = new Map<string, string[]>()
   const seenReleases = new Set<string>()
   const closeRelease = () => {
     if (session) append(out, tagged(session.finish()))
     previousNumbers = numbers
     numbers = new Set()
     ids = new Set()
+    previousIds = idsOfNumber
+    idsOfNumber = new Map()
   }
   return {
     visit({ record, position, line }: ExportRecord) {
@@ -52,7 +57,7 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
         if (rel !== null && release !== null && rel < release) out.push(diagnostics.historyOrder(`release ${rel} comes after ${release}: releases must be oldest first`, where))
         if (rel !== null && seenReleases.has(rel)) out.push(diagnostics.historyOrder(`release ${rel} appears in two runs of rows`, where))
         if (rel !== null) seenReleases.add(rel)
-        if (release === null) previousNumbers = new Set()
+        if (release === null) [previousNumbers, previousIds] = [new Set(), new Map()]
         release = rel
         session = startChecks({ glossary: [], sections: [] }, PER_RELEASE)
       }
@@ -62,12 +67,17 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       const number = typeof record.number === 'string' ? record.number : null
       if (number !== null) numbers.add(number)
       const id = typeof record.rule_id === 'string' ? record.rule_id : null
+      const prev = record.previous_number
+      const change = record.change
       if (id !== null) {
         if (ids.has(id)) out.push(diagnostics.lineage(`rule_id ${id} names two rows of release ${rel}`, where))
         ids.add(id)
+        if (number !== null) idsOfNumber.get(number)?.push(id) ?? idsOfNumber.set(number, [id])
+        const own = `${rel}:${number}`
+        if (prev === null && number !== null && id !== own && id !== `${own}~${record.index}`) out.push(diagnostics.lineage(`rule_id ${id} of an added rule is not ${own} (its release and number)`, where))
+        const before = typeof prev === 'string' ? previousIds.get(prev) : undefined
+        if (before && !before.includes(id)) out.push(diagnostics.lineage(`rule_id ${id} is not the rule_id of ${prev} in the release before (${before.slice(0, 3).join(', ')})`, where))
       }
-      const prev = record.previous_number
-      const change = record.change
       if (typeof prev === 'string' && !previousNumbers.has(prev)) out.push(diagnostics.lineage(`previous_number ${prev} is not a rule of the release before ${rel}`, where))
       if (prev === null && change !== 'added' && typeof change === 'string') out.push(diagnostics.lineage(`change is ${change} but previous_number is null (only an added rule has none)`, where))
       if (typeof prev === 'string' && change === 'added') out.push(diagnostics.lineage(`change is added but previous_number is ${prev}`, where))

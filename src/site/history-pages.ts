@@ -193,7 +193,7 @@ export const COMPARE_SCRIPT = `(function () {
     s.onload = done;
     document.body.appendChild(s);
   }
-  function timeline(id) { return 'timeline/' + id.replace(/[^0-9A-Za-z.-]/g, '_') + '.html'; }
+  var timeline = ${timelineUrl.toString()};
   function section(title, items) {
     var h = document.createElement('h2');
     h.textContent = title + ' (' + items.length + ')';

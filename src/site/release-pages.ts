@@ -11,7 +11,11 @@ import type { GlossaryEntry, SiteRelease } from './site-input.js'
 export const ruleUrl = (number: string) => `rules/${number.slice(0, 3)}.html#${number}`
 export const sectionUrl = (section: string) => `rules/${section}.html`
 export const chapterUrl = (chapter: string) => `chapters/${chapter}00.html`
-export const timelineUrl = (ruleId: string) => `timeline/${ruleId.replace(/[^0-9A-Za-z.-]/g, '_')}.html`
+/**
+ * A rule's timeline page. A rule_id is <release>:<number>[~<index>] (its schema's pattern): the
+ * colon and tilde become underscores, one name per id. Also the compare page's (its source is sent).
+ */
+export const timelineUrl = (ruleId: string) => `timeline/${ruleId.replace(/[:~]/g, '_')}.html`
 
 /** A glossary term's anchor: its words in lower case, joined by dashes. */
 export const termAnchor = (term: string) => `term-${term.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`

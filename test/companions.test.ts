@@ -15,7 +15,7 @@ import { validateSource } from '../src/validate/validate.js'
 import { validateFolder } from '../src/io/validate-folder.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
 import { duck, lit } from './helpers/duckdb.js'
-import { readBytes, release, releases } from './helpers/shared.js'
+import { CLI, readBytes, release, releases } from './helpers/shared.js'
 
 const rowsOf = (b: BuildResult, table: string) => b.tables.find((t) => t.spec.name === table)!.rows
 
@@ -150,6 +150,23 @@ describe('companions of CR 2025-02-07', () => {
       ['references.jsonl', false, []],
       ['rules_meta.jsonl', false, []],
     ])
+  })
+
+  it('a folder of .ndjson and .feather files (the other names of JSONL and Arrow) checks its companions against its rules too', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'companions-other-names-'))
+    const rules = readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n')
+    writeFileSync(join(folder, 'rules.ndjson'), rules.filter((l) => !l.startsWith('{"number":"100.2a"')).join('\n'))
+    cpSync(join(dir, 'rules_meta.jsonl'), join(folder, 'rules_meta.ndjson'))
+    const unknown = (reports: { source: { file: string }; notes: string[]; diagnostics: { code: string; number?: string }[] }[]) =>
+      reports.filter((x) => !/rules\.\w+$/.test(x.source.file)).map((x) => [x.source.file.slice(folder.length + 1), x.notes.some((n) => n.startsWith('no rules table given')), x.diagnostics.filter((d) => d.code === 'unknown-number').map((d) => d.number)])
+    expect(unknown(await validateFolder(folder, { strict: false }))).toEqual([['rules_meta.ndjson', false, ['100.2a']]])
+    // A companion given alone finds the rules beside it in any format: here only rules.feather.
+    const alone = mkdtempSync(join(tmpdir(), 'companions-alone-'))
+    writeFileSync(join(alone, 'rules.feather'), writeArrow(RULES_TABLE, rules.filter((l) => l !== '' && !l.startsWith('{"number":"100.2a"')).map((l) => JSON.parse(l))))
+    cpSync(join(dir, 'rules_meta.jsonl'), join(alone, 'rules_meta.jsonl'))
+    const run = spawnSync(process.execPath, [CLI, 'validate', join(alone, 'rules_meta.jsonl'), '--json'], { encoding: 'utf8' })
+    expect(run.status).toBe(1)
+    expect(JSON.parse(run.stdout).diagnostics.filter((d: { code: string }) => d.code === 'unknown-number').map((d: { number: string }) => d.number)).toEqual(['100.2a'])
   })
 })
 

@@ -7,12 +7,12 @@ import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES } from '../core/tables.js'
-import { sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
-const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|ndjson|csv|arrow|feather)$`, 'i')
+const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
 
 /** How to validate: count warnings as errors (`exact` is kept for earlier callers and changes nothing). */
 export interface ValidateHow {
@@ -67,8 +67,6 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 
 const MAX_READS = 4
 
-/** Which rules file of a folder its companions are checked against: the quickest to read first. */
-const RULES_FORMATS = ['jsonl', 'csv', 'parquet', 'arrow']
 
 /**
  * The known rules of the first of `count` sources that gives any, once every source before it has
@@ -137,8 +135,8 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
   const reports: Report[] = []
   // The companions are checked against the numbers of a rules file, taken as it is validated (each
-  // is read once): the first of these, in RULES_FORMATS' order, read to its end as the rules table.
-  const rulesFiles = RULES_FORMATS.map((ext) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).filter((n) => n !== undefined)
+  // is read once): the first of these, in EXPORT_EXTENSIONS' order, read to its end as the rules table.
+  const rulesFiles = EXPORT_EXTENSIONS.map(([ext]) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).filter((n) => n !== undefined)
   const knownRules = firstKnown(rulesFiles.length)
   // Small files are checked on every core, their reports kept in the files' order; large ones one at
   // a time, so that memory holds one file's batches, not one per core.
@@ -258,7 +256,6 @@ function isFileInside(root: string, dir: string, name: string): boolean {
 
 const rank = (name: string) => (name.startsWith('rules.') || name.startsWith('data/rules/') ? 0 : 1)
 
-const EXPORT_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
 
 /** The export files of a folder in a Hugging Face layout, as paths inside it (never a link out of it). */
 function huggingFaceFiles(root: string, dir: string): string[] {
@@ -283,7 +280,8 @@ function huggingFaceFiles(root: string, dir: string): string[] {
 function companionRulesFile(file: string): string | null {
   const stem = basename(file).replace(/\.[^.]+$/, '')
   if (!['glossary', 'rules_meta', 'references'].includes(stem)) return null
-  const candidates = [extname(file), '.parquet', '.jsonl', '.csv'].map((ext) => join(dirname(file), `rules${ext}`))
+  // Its own format first, then the quickest to read.
+  const candidates = [extname(file), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`)].map((ext) => join(dirname(file), `rules${ext}`))
   return candidates.find((p) => existsSync(p)) ?? null
 }
 

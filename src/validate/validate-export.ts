@@ -8,14 +8,29 @@ import type { Report, SourceKind } from '../core/report.js'
 
 export type { ExportChunks, ValidateOptions } from './options.js'
 
-/** Which reader a file needs, from its name: .txt is CR text, else .parquet, .jsonl/.ndjson or .csv. */
+/**
+ * The extensions of an export, each with its format, in the order a folder's rules file is chosen
+ * by (the quickest to read first). Every list of export files is made from this one.
+ */
+export const EXPORT_EXTENSIONS: readonly (readonly [string, ExportFormat])[] = [
+  ['jsonl', 'jsonl'],
+  ['ndjson', 'jsonl'],
+  ['csv', 'csv'],
+  ['parquet', 'parquet'],
+  ['arrow', 'arrow'],
+  ['feather', 'arrow'],
+]
+
+/** A name that ends in an export's extension: `(?:jsonl|ndjson|…)`, for a regular expression. */
+export const EXPORT_EXTENSION_PATTERN = `(?:${EXPORT_EXTENSIONS.map(([ext]) => ext).join('|')})`
+export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
+
+/** Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS). */
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase()
   if (ext === 'txt') return 'cr-text'
-  if (ext === 'parquet') return 'parquet'
-  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl'
-  if (ext === 'csv') return 'csv'
-  if (ext === 'arrow' || ext === 'feather') return 'arrow'
+  const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  if (format) return format
   throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl, .csv or .arrow`)
 }
 

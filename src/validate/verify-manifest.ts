@@ -1,5 +1,6 @@
 import { makeReport, type Report } from '../core/report.js'
 import type { Diagnostic } from '../core/types.js'
+import { EXPORT_FILE } from './validate-export.js'
 
 /** What verifying a dataset folder's manifest needs to know of one file in it. */
 export interface FolderFile {
@@ -10,7 +11,6 @@ export interface FolderFile {
 }
 
 // An export is a table file; other files (the card, report.json, history.json, a changelog) are not listed.
-const EXPORT_FILE = /\.(parquet|jsonl|ndjson|csv|arrow|feather)$/i
 // history writes this table of its runs beside rules_history: not an export of the dataset.
 const NOT_EXPORTS = new Set(['history.csv'])
 

@@ -6,7 +6,7 @@ import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
-import { ALL_TABLES } from '../core/tables.js'
+import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
@@ -278,8 +278,8 @@ function huggingFaceFiles(root: string, dir: string): string[] {
 
 // A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
 function companionRulesFile(file: string): string | null {
-  const stem = basename(file).replace(/\.[^.]+$/, '')
-  if (!['glossary', 'rules_meta', 'references'].includes(stem)) return null
+  const stem = basename(file).replace(/\.[^.]+$/, '').toLowerCase()
+  if (!TABLES.some((t) => t !== RULES_TABLE && t.name === stem)) return null
   // Its own format first, then the quickest to read.
   const candidates = [extname(file), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`)].map((ext) => join(dirname(file), `rules${ext}`))
   return candidates.find((p) => existsSync(p)) ?? null

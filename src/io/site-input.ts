@@ -8,6 +8,7 @@ import type { RuleRow } from '../core/types.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
 import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile } from './files.js'
 import { schemaCheckedRows } from '../validate/checked-rows.js'
+import { EXPORT_EXTENSIONS, exportFormatOf } from '../validate/validate-export.js'
 
 /**
  * What the site is made from, read from a dataset folder (as `build` writes it) or a history folder
@@ -58,14 +59,14 @@ async function readRelease(dir: string): Promise<SiteRelease> {
  * and its rows in memory at once), each checked by its row schema; EtlError as schemaCheckedRows says.
  */
 async function records(file: string): Promise<Record<string, unknown>[]> {
-  const format = file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.parquet') ? 'parquet' : 'csv'
+  const format = exportFormatOf(file)
   const rows: Record<string, unknown>[] = []
   for await (const record of schemaCheckedRows('site', file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))) rows.push(record)
   return rows
 }
 
 function tableFile(dir: string, table: string): string | null {
-  for (const ext of ['jsonl', 'parquet', 'csv']) {
+  for (const [ext] of EXPORT_EXTENSIONS) {
     const path = join(dir, `${table}.${ext}`)
     if (existsSync(path)) return path
   }

@@ -67,7 +67,7 @@ site: build
 
 # CI data check: make validate FILE=path/to/export.parquet
 validate: build
-	@test -n "$(FILE)" || { echo 'make validate: set FILE=path (a CR .txt, .parquet, .jsonl or .csv)' >&2; exit 2; }
+	@test -n "$(FILE)" || { echo 'make validate: set FILE=path (a CR .txt, an export or a dataset folder)' >&2; exit 2; }
 	node $(CLI) validate "$(FILE)" $(VALIDATE_FLAGS)
 
 clean:

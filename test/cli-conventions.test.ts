@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -107,6 +107,22 @@ describe('a path with a line break is shown escaped: every message stays one lin
     const refused = cli(['build', text, '--out', foreign])
     expect(refused.status).toBe(2)
     expect(refused.stderr).toMatch(/^write: .*foreign holds files this tool cannot replace \(notes\\nand more\.txt\): .*\n$/)
+  })
+
+  it('history prints one table line per release, whatever its file is named', () => {
+    const archive = join(dir, 'archive')
+    mkdirSync(archive)
+    cpSync(text, join(archive, 'MagicCompRules 20260807\nreissue.txt'))
+    writeFileSync(join(archive, 'not\nrules.txt'), 'junk')
+    const run = cli(['history', archive, '--out', join(dir, 'history')])
+    expect(run.status).toBe(1)
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^effective +file +status/),
+      expect.stringMatching(/^2026-08-07 +MagicCompRules 20260807\\nreissue\.txt +ok +3162 /),
+      expect.stringMatching(/^- +not\\nrules\.txt +FAILED /),
+      expect.stringMatching(/^not\\nrules\.txt: parse: not\\nrules\.txt is not a Comprehensive Rules text/),
+    ])
+    for (const line of run.stderr.trimEnd().split('\n')) expect(line).toMatch(/^history: /)
   })
 })
 

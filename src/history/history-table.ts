@@ -1,5 +1,6 @@
 import type { Manifest } from '../exports/manifest.js'
 import { csvField } from '../exports/csv-write.js'
+import { safeText } from '../core/report-format.js'
 
 /** One release in a history run: its counts when it built, or why it failed. */
 export interface HistoryRow {
@@ -49,14 +50,15 @@ export function renderHistoryTable(rows: HistoryRow[]): string {
   const head = ['effective', 'file', 'status', 'rules', 'examples', 'glossary', 'errors', 'warnings', 'seconds']
   const body = rows.map((r) => [
     r.effectiveDate ?? '-',
-    r.file,
+    // One line per release whatever its file is named (a line break shown as \n).
+    safeText(r.file),
     r.ok ? 'ok' : 'FAILED',
     ...[r.rules, r.examples, r.glossary, r.errors, r.warnings].map((n) => (n === null ? '-' : String(n))),
     r.seconds.toFixed(2),
   ])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)))
   const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
-  const failures = rows.filter((r) => !r.ok).map((r) => `${r.file}: ${r.failure}`)
+  const failures = rows.filter((r) => !r.ok).map((r) => safeText(`${r.file}: ${r.failure}`))
   return [line(head), ...body.map(line), ...failures].join('\n')
 }
 

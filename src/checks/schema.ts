@@ -31,16 +31,21 @@ function columnOf(e: ErrorObject): string {
  * One `schema` diagnostic per ajv error of one record, but for the columns in `reported`: a column
  * the reader already reported missing, unknown or wrongly typed is one finding, not one per row.
  */
-export function schemaDiagnostics(table: string, record: unknown, where: { number?: string; line?: number; position?: number }, reported?: ReadonlySet<string>): Diagnostic[] {
+type Where = { number?: string; line?: number; position?: number }
+const NONE: readonly Diagnostic[] = Object.freeze([])
+
+export function schemaDiagnostics(table: string, record: unknown, where: Where | (() => Where), reported?: ReadonlySet<string>): readonly Diagnostic[] {
   const validate = rowValidator(table)
-  if (validate(record)) return []
+  // A valid row (nearly every row) makes nothing: no list, and its place only when there is a finding.
+  if (validate(record)) return NONE
+  const at = typeof where === 'function' ? where() : where
   const errors = (validate.errors ?? []).filter((e) => reported === undefined || !reported.has(columnOf(e)))
   return errors.map((e) => {
     // A key the schema does not know is named only when shaped like a name: a file that is not data is never echoed.
     const path = e.keyword === 'additionalProperties' ? `/${shownColumn(String(e.params.additionalProperty))}` : e.instancePath
     // A pattern (or what must not match one) is no explanation: the schema's description says what is wanted.
     const description = e.keyword === 'pattern' || e.keyword === 'not' ? (e.parentSchema as { description?: string } | undefined)?.description : undefined
-    return diagnostics.schema(path, `${e.message ?? e.keyword}${description ? ` (${description})` : ''}`, where)
+    return diagnostics.schema(path, `${e.message ?? e.keyword}${description ? ` (${description})` : ''}`, at)
   })
 }
 

@@ -8,6 +8,7 @@ import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
 
@@ -68,29 +69,6 @@ export async function validateFolder(dir: string, how: ValidateHow): Promise<Rep
 const MAX_READS = 4
 
 
-/**
- * The known rules of the first of `count` sources that gives any, once every source before it has
- * settled (a source settles once: with its rules, or undefined when it could not give them).
- */
-function firstKnown(count: number) {
-  const settled: { known: KnownRules | undefined }[] = []
-  let resolve: (known: KnownRules | undefined) => void = () => {}
-  const promise = new Promise<KnownRules | undefined>((r) => (resolve = r))
-  // Whether a source before `source` already gave its rules (then this one's are not collected or kept).
-  const given = (source: number) => settled.slice(0, source).some((s) => s?.known !== undefined)
-  const settle = (source: number, known: KnownRules | undefined) => {
-    if (settled[source]) return
-    settled[source] = { known: given(source) ? undefined : known }
-    for (let i = 0; i < count; i++) {
-      if (!settled[i]) return
-      if (settled[i]!.known) return resolve(settled[i]!.known)
-    }
-    resolve(undefined)
-  }
-  if (count === 0) resolve(undefined)
-  return { promise, settle, needed: (source: number) => !given(source) }
-}
-
 /** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
 const PARALLEL_BYTES = 64 * 1024 * 1024
 const sizeOf = (path: string) => {
@@ -99,20 +77,6 @@ const sizeOf = (path: string) => {
   } catch {
     return 0
   }
-}
-
-/** `work` of every item, started in `order` (indexes), at most `width` at a time, the results in the items' order. */
-async function inOrder<T, R>(items: T[], order: number[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const lane = async () => {
-    while (next < order.length) {
-      const at = order[next++]!
-      results[at] = await work(items[at]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane))
-  return results
 }
 
 /** The folder's device and inode: a switched-in folder is another directory under the same path. */
@@ -156,7 +120,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   }
   // The rules files are started first: the other files may wait for their numbers.
   const first = rulesFiles.map((n) => names.indexOf(n))
-  const order = [...first, ...[...names.keys()].filter((i) => !first.includes(i))]
+  const order = [...alternating(names, first), ...alternating(names, [...names.keys()].filter((i) => !first.includes(i)))]
   append(reports, await inOrder(names, order, width, reportOf))
   if (hasManifest) {
     const path = join(dir, 'manifest.json')

@@ -153,6 +153,16 @@ describe('--format github', () => {
     expect(run.stdout).toMatch(/^::error file=.*\.parquet,title=duplicate-number 704\.5a row 199::rule 704\.5a occurs 2 times \(row 198, row 199\)$/m)
   })
 
+  it('a job summary that cannot be written ($GITHUB_STEP_SUMMARY a folder, or in a missing one): exit 2, one line, the annotations still printed', () => {
+    const paths = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-summary-')), sampleRows())
+    for (const summary of [tmp, join(tmp, 'missing', 'summary.md')]) {
+      const run = spawnSync(process.execPath, [CLI, 'validate', paths.csv, '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary } })
+      expect(run.status).toBe(2)
+      expect(run.stdout).toContain('title=duplicate-number 704.5a::rule 704.5a occurs 2 times')
+      expect(run.stderr).toMatch(new RegExp(`^validate: cannot write the job summary to ${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\$GITHUB_STEP_SUMMARY\\): [^\\n]+\\n$`))
+    }
+  })
+
   it('--json with another --format is a usage error (exit 2), not one of them chosen in silence', () => {
     const run = cli(['validate', 'out', '--json', '--format', 'github'])
     expect([run.status, run.stdout]).toEqual([2, ''])

@@ -3,8 +3,9 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
-import { formatGithub, formatReport, formatSummaryMarkdown } from '../core/report-format.js'
+import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
+import { describeFsError } from '../io/fs-errors.js'
 import { unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -39,15 +40,28 @@ export async function run(args: string[]): Promise<CommandResult> {
     }
   }
   let text: string
+  let summaryFailure = ''
   if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)
   else if (format === 'github') {
     const workspace = process.env.GITHUB_WORKSPACE
     text = reports.map((r) => formatGithub(r, workspace ? { workspace: resolve(workspace) } : {})).filter((t) => t !== '').join('\n')
-    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatSummaryMarkdown(reports))
+    summaryFailure = writeJobSummary(process.env.GITHUB_STEP_SUMMARY, reports)
   } else text = reports.map((r) => formatReport(r)).join('\n\n')
-  // The worst outcome: a file that could not be read at all is unusable input (2), even beside others.
-  const unusable = reports.some((r) => r.diagnostics.some((d) => d.code === 'unreadable'))
-  return ok(text === '' ? '' : text + '\n', '', unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
+  // The worst outcome: a file that could not be read at all is unusable input (2), even beside others;
+  // so is a job summary asked for and not written (as GitHub's own toolkit fails then).
+  const unusable = summaryFailure !== '' || reports.some((r) => r.diagnostics.some((d) => d.code === 'unreadable'))
+  return ok(text === '' ? '' : text + '\n', summaryFailure, unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
+}
+
+/** Append the job summary to `path` ($GITHUB_STEP_SUMMARY) when set: '' when written, else the line saying why not. */
+function writeJobSummary(path: string | undefined, reports: Report[]): string {
+  if (!path) return ''
+  try {
+    appendFileSync(path, formatSummaryMarkdown(reports))
+    return ''
+  } catch (e) {
+    return `validate: cannot write the job summary to ${safeText(path)} ($GITHUB_STEP_SUMMARY): ${describeFsError(e)}\n`
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -163,6 +163,17 @@ describe('--format github', () => {
     }
   })
 
+  it('a setting from the environment that is not a whole number of milliseconds (or is past what a timer takes): exit 2, one line, never the default in silence', () => {
+    const file = join(builtDataset('2026-08-07'), 'rules.parquet')
+    for (const value of ['abc', '30s', '-5', '3000000000']) {
+      const run = spawnSync(process.execPath, [CLI, 'validate', file], { encoding: 'utf8', env: { ...process.env, MTG_RULES_DECODE_TIMEOUT_MS: value } })
+      expect([run.status, run.stdout, run.stderr]).toEqual([2, '', `mtg-rules: MTG_RULES_DECODE_TIMEOUT_MS takes a whole number of milliseconds, at most 2147483647, not "${value}"\n`])
+    }
+    // The longest a timer takes is a limit like any other (a longer one fired at once: the file "did not finish").
+    const longest = spawnSync(process.execPath, [CLI, 'validate', file], { encoding: 'utf8', env: { ...process.env, MTG_RULES_DECODE_TIMEOUT_MS: '2147483647' } })
+    expect([longest.status, longest.stderr]).toEqual([0, ''])
+  })
+
   it('--json with another --format is a usage error (exit 2), not one of them chosen in silence', () => {
     const run = cli(['validate', 'out', '--json', '--format', 'github'])
     expect([run.status, run.stdout]).toEqual([2, ''])

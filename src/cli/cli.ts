@@ -105,7 +105,13 @@ const escapeProperty = (s: string) => escapeAnnotation(s).replace(/:/g, '%3A').r
 async function main() {
   tuneV8ForShortRuns()
   const debug = process.argv.includes('--debug')
-  installNodeHost(settingsFromEnv(process.env))
+  try {
+    installNodeHost(settingsFromEnv(process.env))
+  } catch (e) {
+    if (!(e instanceof EtlError)) throw e
+    process.stderr.write(safeText(e.message) + '\n')
+    process.exit(EXIT.unusable)
+  }
   // A reader that stops early (`| head`) is no error: end quietly, keeping the exit code.
   const quietOnBrokenPipe = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)

@@ -5,7 +5,7 @@ import { MAX_KEYS } from '../core/limits.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
-import { decodeTimeoutMs, ioSettings, timeLimit } from './settings.js'
+import { decodeTimeoutMs, ioSettings, MAX_TIMER_MS, timeLimit } from './settings.js'
 
 const script = new URL('./workers/decode-binary.mjs', import.meta.url)
 
@@ -137,11 +137,11 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
         // The file's structure was checked before decoding: a valid file can simply be too large.
         reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${timeLimit(timeoutMs)}: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
       }
-      timer = setTimeout(expire, ready ? timeoutMs : STARTUP_MS + timeoutMs)
+      timer = setTimeout(expire, Math.min(MAX_TIMER_MS, ready ? timeoutMs : STARTUP_MS + timeoutMs))
       if (!ready) {
         onReady = () => {
           clearTimeout(timer)
-          timer = setTimeout(expire, timeoutMs)
+          timer = setTimeout(expire, Math.min(MAX_TIMER_MS, timeoutMs))
         }
       }
       waiting = settle

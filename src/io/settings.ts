@@ -15,6 +15,9 @@ export interface IoSettings {
   writeDelayMs: number
 }
 
+/** The longest delay a timer takes (2^31 − 1 ms, about 24.8 days): Node fires a longer one at once. */
+export const MAX_TIMER_MS = 2_147_483_647
+
 /** The settings a process starts with. */
 export const DEFAULT_IO_SETTINGS: Readonly<IoSettings> = Object.freeze({ fifoTimeoutMs: 10_000, lockTimeoutMs: 120_000, decodeTimeoutMs: null, decoderIdleMs: 2000, writeDelayMs: 0 })
 

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
+import { isIsoDate } from '../core/calendar.js'
 import { safeText } from '../core/report-format.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import { lineageFinder, lineageHeader, versionLines, type LineageRow } from '../history/lineage.js'
@@ -146,7 +147,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules lineage: expected HISTORY_DIR and NUMBER, got ${positionals.length} arguments`)
   const [dir, number] = positionals as [string, string]
   const at = values.at ?? null
-  if (at !== null && !/^\d{4}-\d{2}-\d{2}$/.test(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
+  if (at !== null && !isIsoDate(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
   // The index when it is there and right; the whole table when not. A rule the index does not place
   // is looked for in the whole table too: every line it places is checked, but an absence cannot be.
   const fast = indexed(dir)
@@ -171,3 +172,4 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   return ok(lines.join('\n'))
 }
+

@@ -1,4 +1,5 @@
 import { boundedDiagnostics } from '../core/bounded.js'
+import { daysInMonth } from '../core/calendar.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { CHAPTER, EXAMPLE, parseBody, RULE, SECTION } from './parse-body.js'
@@ -137,12 +138,8 @@ export function findEffectiveDate(lines: string[]): string | null {
     if (!m) continue
     const month = MONTHS.indexOf(m[1]!) + 1
     const day = Number(m[2])
-    if (month === 0 || day < 1 || day > daysIn(month, Number(m[3]))) continue
+    if (month === 0 || day < 1 || day > daysInMonth(Number(m[3]), month)) continue
     return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`
   }
   return null
-}
-
-function daysIn(month: number, year: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate()
 }

@@ -1,0 +1,12 @@
+/** Days in `month` (1–12) of `year`, leap years counted. */
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+}
+
+/** `YYYY-MM-DD` naming a day of the calendar: not 2026-02-30, not 2026-13-01. */
+export function isIsoDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (!m) return false
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}

@@ -35,7 +35,9 @@ describe('output folders this tool did not write', () => {
     const before = deepSnapshot(shared)
     const run = cli(['history', join(shared, 'rules'), '--out', shared])
     expect(run.status).toBe(2)
-    expect(run.stderr).toMatch(/^write: .* holds files this tool cannot replace \(README\.md, docs, hooks, … 2 more\): it holds no sign that this tool wrote it; choose an empty folder, or pass --force to replace it whole\n$/)
+    // Refused twice over: it holds the archive this run reads, and files this tool did not write.
+    expect(run.stderr).toBe(`write: ${shared} holds ${join(shared, 'rules')}, what this run reads; choose another output folder\n`)
+    expect(cli(['history', join(shared, 'rules'), '--out', join(shared, 'docs')]).stderr).toMatch(/^write: .* holds files this tool cannot replace \(libraries\.md\): it holds no sign that this tool wrote it; choose an empty folder, or pass --force to replace it whole\n$/)
     expect(deepSnapshot(shared)).toEqual(before)
     expect(Object.keys(before)).toContain('rules/MagicCompRules 20260807.txt')
   })
@@ -81,5 +83,29 @@ describe('output folders this tool did not write', () => {
     cpSync(out, older + '-other', { recursive: true, filter: (src) => !src.endsWith(MARKER) })
     writeFileSync(join(older + '-other', 'manifest.json'), JSON.stringify({ ...manifest, tool: { name: 'someone-else' } }))
     expect(cli(['build', newest.path, '--out', older + '-other']).status).toBe(2)
+  })
+})
+
+describe('a run never writes over what it reads, --force or not', () => {
+  it('build into the folder of its text, site into its dataset folder (or one above it), history into its archive: exit 2, one line, nothing removed', () => {
+    const home = mkdtempSync(join(tmpdir(), 'reads-'))
+    const text = join(home, 'MagicCompRules 20260807.txt')
+    cpSync(release('2026-08-07').path, text)
+    const before = deepSnapshot(home)
+    const build = cli(['build', text, '--out', home, '--force'])
+    expect([build.status, build.stderr]).toEqual([2, `write: ${home} holds ${text}, what this run reads; choose another output folder\n`])
+    const history = cli(['history', home, '--out', home, '--force'])
+    expect([history.status, history.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, `write: ${home} is what this run reads; choose another output folder`])
+    expect(deepSnapshot(home)).toEqual(before)
+    // A dataset folder inside: its site may go beside it, never over it or over the folder that holds it.
+    const dataset = join(home, 'out')
+    expect(cli(['build', text, '--out', dataset]).status).toBe(0)
+    const withDataset = deepSnapshot(home)
+    for (const out of [dataset, home]) {
+      const site = cli(['site', dataset, '--out', out, '--force'])
+      expect([site.status, site.stderr], out).toEqual([2, `write: ${out} ${out === dataset ? 'is' : `holds ${dataset},`} what this run reads; choose another output folder\n`])
+    }
+    expect(deepSnapshot(home)).toEqual(withDataset)
+    expect(cli(['site', dataset, '--out', join(home, 'site')]).status).toBe(0)
   })
 })

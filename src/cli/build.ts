@@ -47,7 +47,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   // make release's changelog describes the release the folder was built from: kept when the same
   // text is built again, left behind (and said so) when another release replaces the folder.
   const notes = releaseNotesOf(values.out, result.manifest.source.sha256)
-  const leftover = await replaceFolder(values.out, notes.same ? [...result.files, ...notes.files] : result.files, datasetOwnership, { force: values.force })
+  const leftover = await replaceFolder(values.out, notes.same ? [...result.files, ...notes.files] : result.files, datasetOwnership, { force: values.force, inputs: [file] })
   const noteLine = notes.files.length === 0 ? '' : `build: ${notes.same ? 'kept' : 'removed'} ${notes.files.map((f) => f.name).join(' and ')} (${notes.same ? 'the same release' : 'it described the release this folder held before'})\n`
   timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
   const made = `build: wrote ${result.files.length} files to ${safeText(values.out)} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`

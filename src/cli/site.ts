@@ -27,7 +27,7 @@ export async function run(args: string[]): Promise<CommandResult> {
     }
   }
   // Thousands of small pages, each written as it is made: synced as a whole by the switch, not one fsync each.
-  const note = await replaceFolder(values.out, files(), siteOwnership, { force: values.force, durable: false })
+  const note = await replaceFolder(values.out, files(), siteOwnership, { force: values.force, durable: false, inputs: [positionals[0]!] })
   const seconds = (performance.now() - started) / 1000
   return ok('', `${site.warnings().map((w) => `site: ${w}\n`).join('')}site: wrote ${pages} pages and ${assets} assets to ${safeText(values.out)} in ${seconds.toFixed(1)} s (open ${safeText(values.out)}/index.html)\n${note ? note + '\n' : ''}`)
 }

@@ -67,7 +67,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
   const folders = historyFolders(releases)
   await options.onStart?.(releases.length)
   // The whole history is one output set: written beside the old one, switched to when complete.
-  const staging = await openStaging(out, historyOwnership, { force })
+  const staging = await openStaging(out, historyOwnership, { force, inputs: [archive] })
   // Each release built on a core of its own (workers/history-worker.ts), with this thread's settings.
   const pool = startWorkerPool<HistoryTask, BuiltRelease>(new URL('./workers/history-worker.js', import.meta.url), {
     workerData: { settings: { ...ioSettings } },

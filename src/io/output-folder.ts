@@ -1,13 +1,13 @@
 import { chmodSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createHash, randomBytes } from 'node:crypto'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
 import { describeFsError } from './fs-errors.js'
 import { onInterrupt } from './interrupts.js'
 import { acquireLock, alive } from './lock.js'
-import { markerOf, MARKER, refuseForeign, type Ownership } from './output-ownership.js'
+import { markerOf, MARKER, refuseForeign, refuseHomeOfTheRun, refuseInputs, type Ownership } from './output-ownership.js'
 import { ioSettings } from './settings.js'
 
 export { MARKER, type Ownership } from './output-ownership.js'
@@ -17,6 +17,8 @@ export interface StagingOptions {
   force?: boolean
   /** How long to wait for another run writing to the same folder (default 120 s). */
   lockTimeoutMs?: number
+  /** What the run reads (a CR text, a dataset folder, an archive): never inside the output folder, --force or not. */
+  inputs?: readonly string[]
 }
 
 /** A new output folder being written beside the old one; `commit` switches to it whole. */
@@ -48,6 +50,7 @@ export interface Staging {
 export async function openStaging(dir: string, owned: Ownership, options: StagingOptions = {}): Promise<Staging> {
   const target = resolve(dir)
   refuseHomeOfTheRun(target)
+  refuseInputs(target, options.inputs ?? [])
   const parent = dirname(target)
   const base = basename(target)
   try {
@@ -229,16 +232,6 @@ export async function replaceFolder(dir: string, files: Iterable<{ name: string;
 
 /** Files written at once: enough to keep the disk busy, few enough for the open-file limit. */
 const WRITES_AT_ONCE = 64
-
-// The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
-function refuseHomeOfTheRun(target: string) {
-  const cwd = resolve('.')
-  const rel = relative(target, cwd)
-  if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep))) {
-    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
-  }
-  if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
-}
 
 /**
  * A fresh staging folder beside `target`, created exclusively, with the folder's usual mode: the

@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import { EtlError } from '../core/errors.js'
+import { safeText } from '../core/report-format.js'
 
 // Which entries of an existing output folder this tool may replace: what it can prove it wrote.
 
@@ -59,4 +60,36 @@ export function refuseForeign(target: string, owned: Ownership, force: boolean) 
     const why = ours === null ? 'it holds no sign that this tool wrote it' : 'this tool did not write them'
     throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds files this tool cannot replace (${shown}): ${why}; choose an empty folder, or pass --force to replace it whole`)
   }
+}
+
+/** Whether `path` is `folder` or lies inside it (both absolute). */
+const within = (folder: string, path: string) => {
+  const rel = relative(folder, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** The real path of what exists (links followed), else the path as given. */
+const real = (path: string) => {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
+}
+
+// A run's own input is never in its output folder: replacing the folder (with --force) would delete it.
+export function refuseInputs(target: string, inputs: readonly string[]) {
+  const folder = real(target)
+  const inside = inputs.find((input) => within(folder, real(input)))
+  if (inside === undefined) return
+  const what = real(inside) === folder ? 'is' : `holds ${safeText(inside)},`
+  throw new EtlError('OUTPUT_NOT_OURS', `write: ${safeText(target)} ${what} what this run reads; choose another output folder`)
+}
+
+// The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
+export function refuseHomeOfTheRun(target: string) {
+  if (within(target, resolve('.'))) {
+    throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
+  }
+  if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)
 }

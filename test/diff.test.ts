@@ -325,6 +325,20 @@ describe('mtg-rules diff --exit-code', async () => {
     expect(changed.stdout).toMatch(/^# Comprehensive Rules: 2026-06-19 → 2026-08-07/)
     expect(cli(['diff', a, b]).status).toBe(0)
   })
+
+  it('--out never replaces one of the two files it compares (exit 2, the file as it was)', async () => {
+    const { copyFileSync, mkdtempSync, readFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const dir = mkdtempSync(join(tmpdir(), 'diff-out-'))
+    const [a, b] = [join(dir, 'old.txt'), join(dir, 'new.txt')]
+    copyFileSync(release('2026-06-19').path, a)
+    copyFileSync(release('2026-08-07').path, b)
+    const before = readFileSync(b)
+    const run = cli(['diff', a, b, '--out', b])
+    expect([run.status, run.stderr]).toEqual([2, `write: ${b} is what this run reads; choose another output file\n`])
+    expect(readFileSync(b).equals(before)).toBe(true)
+    expect(cli(['diff', a, b, '--out', join(dir, 'CHANGELOG.md')]).status).toBe(0)
+  })
 })
 
 describe('diff of an export whose rows are not the rules table’s', () => {

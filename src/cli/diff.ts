@@ -8,6 +8,7 @@ import { diffSideOf } from '../history/diff-input.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
 import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { refuseInputs } from '../io/output-ownership.js'
 import { writeFilesAtomically } from '../io/release-files.js'
 import { sourceKindOf } from '../validate/validate.js'
 import { ok, type CommandResult } from './_shared.js'
@@ -21,6 +22,8 @@ export async function run(args: string[]): Promise<CommandResult> {
   })
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
   const [oldFile, newFile] = positionals as [string, string]
+  // --out replaces its file whole: never one of the two this run reads.
+  if (values.out !== undefined) refuseInputs(values.out, [oldFile, newFile], 'output file')
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
   const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)), releaseDateBeside(oldFile))
   const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)), releaseDateBeside(newFile))

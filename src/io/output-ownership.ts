@@ -78,12 +78,12 @@ const real = (path: string) => {
 }
 
 // A run's own input is never in its output folder: replacing the folder (with --force) would delete it.
-export function refuseInputs(target: string, inputs: readonly string[]) {
+export function refuseInputs(target: string, inputs: readonly string[], output = 'output folder') {
   const folder = real(target)
   const inside = inputs.find((input) => within(folder, real(input)))
   if (inside === undefined) return
   const what = real(inside) === folder ? 'is' : `holds ${safeText(inside)},`
-  throw new EtlError('OUTPUT_NOT_OURS', `write: ${safeText(target)} ${what} what this run reads; choose another output folder`)
+  throw new EtlError('OUTPUT_NOT_OURS', `write: ${safeText(target)} ${what} what this run reads; choose another ${output}`)
 }
 
 // The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.

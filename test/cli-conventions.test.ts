@@ -334,6 +334,17 @@ describe('the GitHub Action (action.yml)', () => {
     expect(run.stdout).toContain(`file=${file.replace(/,/g, '%2C')},line=`)
   })
 
+  it('takes strict as "true" or "false" only (anything else is an error, never false in silence), and a path that begins with a dash as a path', () => {
+    for (const value of ['yes', 'True', '1', '']) {
+      const run = runStep(built, value)
+      expect([run.status, run.stdout], value).toEqual([2, `::error title=mtg-rules validate::the action's strict input is "true" or "false", not "${value}"\n`])
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'dash-'))
+    cpSync(join(built, 'rules.jsonl'), join(dir, '-rules.jsonl'))
+    const dashed = spawnSync('bash', ['-c', validateStep.run.replaceAll('${{ github.action_path }}', REPO)], { cwd: dir, encoding: 'utf8', env: { ...process.env, MTG_RULES_PATHS: '-rules.jsonl', MTG_RULES_STRICT: 'false' } })
+    expect([dashed.status, dashed.stderr]).toEqual([0, ''])
+  })
+
   it('its validate step passes a built folder and fails the public dataset’s layout with annotations', () => {
     expect(runStep(built).status).toBe(0)
     const hf = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-')), sampleRows())

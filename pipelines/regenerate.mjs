@@ -6,8 +6,18 @@
 import { $, argv, fs, os, path } from 'zx'
 
 const cli = 'dist/bin/cli.js'
-const raw = argv.raw ?? 'raw'
-const out = argv.out ?? 'out'
+// Only these options, each with a value: a mistyped one (--form) would otherwise fetch from the web.
+const OPTIONS = ['from', 'url', 'raw', 'out']
+const wrong = [...Object.keys(argv).filter((k) => k !== '_' && !OPTIONS.includes(k)).map((k) => `--${k}`), ...argv._.map(String)]
+// (minimist reads a value that looks like a number as one, and an option with no value as true.)
+const empty = OPTIONS.filter((k) => k in argv && (typeof argv[k] === 'boolean' || String(argv[k]) === ''))
+if (wrong.length > 0 || empty.length > 0 || (argv.from && argv.url)) {
+  const why = wrong.length > 0 ? `unknown ${wrong.join(', ')}` : empty.length > 0 ? `--${empty[0]} takes a value` : 'give --from or --url, not both'
+  console.error(`regenerate: ${why} (usage: regenerate.mjs [--from DIR | --url PAGE] [--raw DIR] [--out DIR])`)
+  process.exit(2)
+}
+const raw = String(argv.raw ?? 'raw')
+const out = String(argv.out ?? 'out')
 $.verbose = false
 
 async function step(args, { capture = false } = {}) {
@@ -16,15 +26,16 @@ async function step(args, { capture = false } = {}) {
   return run.stdout.trim()
 }
 
-const source = argv.from ? ['--from', argv.from] : argv.url ? ['--url', argv.url] : []
+const source = argv.from ? ['--from', String(argv.from)] : argv.url ? ['--url', String(argv.url)] : []
 const release = await step(['fetch', ...source, '--dest', raw], { capture: true })
 let previous = await step(['previous', raw, release], { capture: true })
-if (!previous && argv.from) previous = await step(['previous', argv.from, release], { capture: true })
+if (!previous && argv.from) previous = await step(['previous', String(argv.from), release], { capture: true })
 // The dataset out/ holds now, when it is of an older release: its rules are kept aside before the
 // build replaces the folder.
 if (!previous) previous = await olderDataset()
 await step(['build', release, '--out', out, '--arrow'])
-await step(['validate', `${out}/rules.parquet`])
+// The folder as published: every table in every format, and its manifest.
+await step(['validate', out])
 if (previous) {
   await step(['diff', previous, release, '--out', `${out}/CHANGELOG.md`])
   await step(['diff', previous, release, '--json', '--out', `${out}/changes.json`])

@@ -27,6 +27,22 @@ describe('pipelines/regenerate.mjs (make release)', () => {
     const changes = JSON.parse(readFileSync(join(out, 'changes.json'), 'utf8'))
     expect(changes.counts.new).toBe(3153)
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).exports.map((e: { path: string }) => e.path)).toContain('rules.arrow')
+    // The whole folder is validated, its manifest too.
+    expect(run.stdout).toContain(`${join(out, 'manifest.json')}: valid`)
+  })
+
+  it('refuses an option it does not take, or one without its value (exit 2, one line), before anything is fetched', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'release-args-'))
+    for (const [args, why] of [
+      [['--form', tmp], 'unknown --form'],
+      [['--from'], '--from takes a value'],
+      [['--from', tmp, '--url', 'https://example.org'], 'give --from or --url, not both'],
+      [['stray'], 'unknown stray'],
+    ] as const) {
+      const run = pipeline('regenerate.mjs', [...args, '--raw', join(tmp, 'raw'), '--out', join(tmp, 'out')])
+      expect([run.status, run.stderr], args.join(' ')).toEqual([2, `regenerate: ${why} (usage: regenerate.mjs [--from DIR | --url PAGE] [--raw DIR] [--out DIR])\n`])
+    }
+    expect(existsSync(join(tmp, 'raw'))).toBe(false)
   })
 })
 

@@ -152,6 +152,26 @@ describe('companions of CR 2025-02-07', () => {
     ])
   })
 
+  it('validate --rules FILE: the companions given are checked against it, read once; a folder, a missing file or another table is refused; a file it does not apply to says so', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'companions-rules-'))
+    const rules = join(elsewhere, 'some-rules.jsonl')
+    writeFileSync(rules, readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n').filter((l) => !l.startsWith('{"number":"100.2a"')).join('\n'))
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'validate', ...args], { encoding: 'utf8' })
+    const checked = run(join(dir, 'rules_meta.jsonl'), join(dir, 'references.csv'), join(dir, 'rules.jsonl'), '--rules', rules, '--json')
+    expect(checked.status).toBe(1)
+    const reports = JSON.parse(checked.stdout) as { source: { table: string }; notes: string[]; diagnostics: { code: string; number?: string }[] }[]
+    expect(reports.map((r) => [r.source.table, r.diagnostics.filter((d) => d.code === 'unknown-number').map((d) => d.number)])).toEqual([
+      ['rules_meta', ['100.2a']],
+      ['references', ['100.2a', '100.4a', 'glossary:Constructed']],
+      ['rules', []],
+    ])
+    expect(reports[2]!.notes).toEqual([`--rules ${rules} was not used: this file holds the rules table (--rules is for glossary, rules_meta, references)`])
+    const folder = run(dir, '--rules', rules)
+    expect([folder.status, folder.stderr.split(' (usage')[0]]).toEqual([2, "mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it"])
+    expect(run(join(dir, 'glossary.jsonl'), '--rules', join(elsewhere, 'missing.jsonl')).stderr).toBe(`read: cannot open ${join(elsewhere, 'missing.jsonl')}: no such file or directory (the --rules file)\n`)
+    expect(run(join(dir, 'glossary.jsonl'), '--rules', join(dir, 'glossary.csv')).stderr).toMatch(/^mtg-rules validate: --rules .*glossary\.csv holds the glossary table, not the rules \(usage/)
+  })
+
   it('a folder of .ndjson and .feather files (the other names of JSONL and Arrow) checks its companions against its rules too', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'companions-other-names-'))
     const rules = readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n')

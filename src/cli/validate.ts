@@ -6,7 +6,9 @@ import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
 import { describeFsError } from '../io/fs-errors.js'
-import { unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
+import { readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
+import type { KnownRules } from '../checks/companion.js'
+import { RULES_TABLE, TABLES } from '../core/tables.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules validate PATH... */
@@ -28,16 +30,24 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length === 0) throw new EtlError('USAGE', 'mtg-rules validate: expected a FILE or dataset folder')
   const reports: Report[] = []
   const how = { strict: values.strict, exact: values.exact }
+  const rulesFile = values.rules
+  if (rulesFile !== undefined && positionals.some(isDirectory)) throw new EtlError('USAGE', `mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it`)
+  // The rules the companion files are checked against, read once: a file that cannot give them stops the run.
+  const known = rulesFile === undefined ? undefined : { knownRules: Promise.resolve(await rulesOf(rulesFile)) }
   for (const path of positionals) {
     try {
       if (isDirectory(path)) append(reports, await validateFolder(path, how))
-      else reports.push(await validateFile(path, how, values.rules))
+      else reports.push(await validateFile(path, how, undefined, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
       // path that cannot be read an `unreadable` error in its own, and the others are still checked.
       if (!(e instanceof EtlError) || positionals.length === 1 || (e.code === 'USAGE' && !/cannot tell the format/.test(e.message))) throw e
       reports.push(unreadableReport(path, e.message, how.strict))
     }
+  }
+  // Said, never ignored: --rules given for a file that names no rules of another table.
+  if (rulesFile !== undefined) {
+    for (const r of reports) if (!COMPANIONS.has(r.source.table) && r.source.table !== 'unknown') r.notes.push(`--rules ${rulesFile} was not used: this file holds the ${r.source.table} table (--rules is for ${[...COMPANIONS].join(', ')})`)
   }
   let text: string
   let summaryFailure = ''
@@ -69,5 +79,17 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory()
   } catch {
     return false
+  }
+}
+
+const COMPANIONS = new Set(TABLES.filter((t) => t !== RULES_TABLE).map((t) => t.name))
+
+/** The rule numbers of the --rules file; EtlError (exit 2) naming it when it cannot give them. */
+async function rulesOf(file: string): Promise<KnownRules> {
+  try {
+    return await readKnownRules(file)
+  } catch (e) {
+    if (e instanceof EtlError && !e.message.includes('--rules')) throw new EtlError(e.code, `${e.message} (the --rules file)`)
+    throw e
   }
 }

@@ -26,7 +26,8 @@ Options:
   --format FORMAT   text (default), json, or github (Actions annotations; a job summary is written
                     to $GITHUB_STEP_SUMMARY when set; paths relative to $GITHUB_WORKSPACE)
   --strict          count warnings as errors
-  --rules FILE      the rules export a companion table is checked against (default: rules.* beside it)
+  --rules FILE      the rules export the companion files given are checked against (default: the
+                    rules.* beside each; a folder's own rules, never this, check its companions)
   --exact           no effect (kept for scripts of earlier releases: every run checks every row)`,
   site: `Usage: mtg-rules site DIR [--out DIR] [--force]
 

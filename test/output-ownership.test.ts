@@ -107,5 +107,10 @@ describe('a run never writes over what it reads, --force or not', () => {
     }
     expect(deepSnapshot(home)).toEqual(withDataset)
     expect(cli(['site', dataset, '--out', join(home, 'site')]).status).toBe(0)
+    // A folder whose name begins with two dots is inside too.
+    const dotted = join(home, '..texts', 'MagicCompRules 20260807.txt')
+    mkdirSync(join(home, '..texts'))
+    cpSync(text, dotted)
+    expect(cli(['build', dotted, '--out', home, '--force']).stderr).toBe(`write: ${home} holds ${dotted}, what this run reads; choose another output folder\n`)
   })
 })

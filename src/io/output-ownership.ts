@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
 
@@ -65,7 +65,7 @@ export function refuseForeign(target: string, owned: Ownership, force: boolean) 
 /** Whether `path` is `folder` or lies inside it (both absolute). */
 const within = (folder: string, path: string) => {
   const rel = relative(folder, path)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }
 
 /** The real path of what exists (links followed), else the path as given. */

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -136,6 +136,38 @@ describe('validate DIR while a build replaces DIR', () => {
     expect(await ended).toBe(0)
     expect(outcomes.filter((o) => o !== 'ok')).toEqual([])
   }, 120_000)
+})
+
+describe('one set of files, whatever switches the folder meanwhile (validate DIR and site read through it)', () => {
+  it('a folder switched while read is read again, whole; one that keeps switching is read a few times at most', async () => {
+    const { readOneSet } = await import('../src/io/files.js')
+    const parent = mkdtempSync(join(tmpdir(), 'one-set-'))
+    const dir = join(parent, 'out')
+    const write = (path: string, text: string) => {
+      mkdirSync(path)
+      writeFileSync(join(path, 'a.txt'), text)
+    }
+    // A build's switch: the new set renamed in, the old one moved aside.
+    let switches = 0
+    const switchIn = (text: string) => {
+      const next = join(parent, `next-${++switches}`)
+      write(next, text)
+      renameSync(dir, join(parent, `old-${switches}`))
+      renameSync(next, dir)
+    }
+    write(dir, 'first')
+    let reads = 0
+    const value = await readOneSet(dir, async () => {
+      reads++
+      const seen = readFileSync(join(dir, 'a.txt'), 'utf8')
+      if (reads === 1) switchIn('second')
+      return seen
+    })
+    expect([value, reads]).toEqual(['second', 2])
+    reads = 0
+    await readOneSet(dir, async () => void (++reads, switchIn(`again ${reads}`)))
+    expect(reads).toBe(4)
+  })
 })
 
 describe('several paths, one of them unusable', () => {

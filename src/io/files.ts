@@ -197,3 +197,36 @@ function openFile(path: string): number {
     throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
   }
 }
+
+/**
+ * `read()` of a folder that a run may replace meanwhile: `build`, `site` and `history` switch a new
+ * folder in with two renames, and a reader that saw part of each set would make or report what is
+ * in neither. The folder's identity (device and inode) is compared before and after; a switch
+ * meanwhile (or a file gone between listing and reading) means the whole folder is read again, a
+ * few times at most.
+ */
+export async function readOneSet<T>(dir: string, read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const before = folderIdentity(dir)
+    let value: T
+    try {
+      value = await read()
+    } catch (e) {
+      if (attempt < MAX_READS && folderIdentity(dir) !== before) continue
+      throw e
+    }
+    if (attempt === MAX_READS || folderIdentity(dir) === before) return value
+  }
+}
+
+const MAX_READS = 4
+
+/** The folder's device and inode: a switched-in folder is another directory under the same path. */
+function folderIdentity(dir: string): string {
+  try {
+    const st = statSync(dir)
+    return `${st.dev}:${st.ino}`
+  } catch {
+    return 'gone'
+  }
+}

@@ -6,7 +6,7 @@ import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
-import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile } from './files.js'
+import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile, readOneSet } from './files.js'
 import { schemaCheckedRows } from '../validate/checked-rows.js'
 import { EXPORT_EXTENSIONS, exportFormatOf } from '../validate/validate-export.js'
 
@@ -17,6 +17,11 @@ import { EXPORT_EXTENSIONS, exportFormatOf } from '../validate/validate-export.j
  */
 export async function readSiteInput(dir: string): Promise<SiteInput> {
   if (!isFolder(dir)) throw new EtlError('INPUT_MISSING', `site: ${dir} is not a folder`)
+  // A build or history run may switch the folder meanwhile: the site is made from one set of files.
+  return readOneSet(dir, () => readSiteInputOnce(dir))
+}
+
+async function readSiteInputOnce(dir: string): Promise<SiteInput> {
   const historyTable = tableFile(dir, 'rules_history')
   const releaseDir = historyTable ? newestReleaseFolder(dir) : dir
   const release = await readRelease(releaseDir)

@@ -10,7 +10,7 @@ import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
-import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from './files.js'
+import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet } from './files.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
 const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
@@ -49,25 +49,8 @@ type FolderRules = { knownRules?: Promise<KnownRules | undefined>; onKnownRules?
  * rest are still checked. A link is followed only to a file inside the folder.
  */
 export async function validateFolder(dir: string, how: ValidateHow): Promise<Report[]> {
-  // A build replaces a folder by switching a new one in (two renames): a reader that saw part of
-  // each set would report differences that are in neither. The folder's identity is compared before
-  // and after; a switch meanwhile means the whole folder is read again (a few times at most).
-  for (let attempt = 1; ; attempt++) {
-    const before = folderIdentity(dir)
-    let reports: Report[]
-    try {
-      reports = await validateFolderOnce(dir, how)
-    } catch (e) {
-      // A file gone between listing and reading: the folder was switched; read the new one.
-      if (attempt < MAX_READS && folderIdentity(dir) !== before) continue
-      throw e
-    }
-    if (attempt === MAX_READS || folderIdentity(dir) === before) return reports
-  }
+  return readOneSet(dir, () => validateFolderOnce(dir, how))
 }
-
-const MAX_READS = 4
-
 
 /** Up to this many bytes of table files, a folder's files are checked several at a time (a dataset folder is ~20 MB). */
 const PARALLEL_BYTES = 64 * 1024 * 1024
@@ -76,16 +59,6 @@ const sizeOf = (path: string) => {
     return statSync(path).size
   } catch {
     return 0
-  }
-}
-
-/** The folder's device and inode: a switched-in folder is another directory under the same path. */
-function folderIdentity(dir: string): string {
-  try {
-    const st = statSync(dir)
-    return `${st.dev}:${st.ino}`
-  } catch {
-    return 'gone'
   }
 }
 

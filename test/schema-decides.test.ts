@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
-import { release, REPO } from './helpers/shared.js'
+import { release, releases, REPO } from './helpers/shared.js'
 
 // The JSON Schemas in schemas/ decide what a valid row is: a copy of the toolkit built with an edited
 // schema (a maxLength on a rule's text, a new value of rules_history's change) gives other verdicts
@@ -85,6 +85,38 @@ describe('every schema names rule numbers with the rule schema’s grammar', () 
       // see and a reference's target take sections and chapters too: only strings with a period are compared).
       const value = path.endsWith('/rule_id') ? (n: string) => `2026-08-07:${n}` : (n: string) => n
       for (const n of [...numbers, ...wrong].filter((n) => n.includes('.'))) expect(pattern.test(value(n)), `${path}: ${n}`).toBe(grammar.test(n))
+    }
+  })
+})
+
+// A date in a schema (a release, an effective date, a rule_id's first release) has one grammar:
+// months 01–12, days 01–31 (how long each month is, the pattern cannot say; core/calendar.ts can).
+describe('every schema names dates with one grammar', () => {
+  const datePatterns = (node: unknown, path: string, out: [string, RegExp][] = []): [string, RegExp][] => {
+    if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'pattern' && typeof value === 'string' && /\{4\}-/.test(value)) out.push([path, new RegExp(value)])
+        else datePatterns(value, `${path}/${key}`, out)
+      }
+    }
+    return out
+  }
+
+  it('takes every shared release’s date and refuses what is no day (month 13, day 32, day 0, short years)', () => {
+    const found = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json')).flatMap((file) => datePatterns(JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')), file))
+    expect(found.map(([path]) => path).sort()).toEqual([
+      'manifest.schema.json/properties/source/properties/effectiveDate',
+      'rule-links.schema.json/properties/previous_release',
+      'rule-links.schema.json/properties/release',
+      'rules-history.schema.json/properties/release',
+      'rules-history.schema.json/properties/rule_id',
+    ])
+    const dates = releases().map((r) => r.effective)
+    expect(dates).toContain('2001-07-23')
+    for (const [path, pattern] of found) {
+      const value = path.endsWith('/rule_id') ? (d: string) => `${d}:100.1` : (d: string) => d
+      for (const d of dates) expect(pattern.test(value(d)), `${path}: ${d}`).toBe(true)
+      for (const d of ['2026-13-01', '2026-00-10', '2026-01-32', '2026-01-00', '26-01-01', '2026-1-01', '2026-01-1', '２０２６-01-01']) expect(pattern.test(value(d)), `${path}: ${d}`).toBe(false)
     }
   })
 })

@@ -5,6 +5,7 @@ import { renderChangelog, renderGlossaryChangelog } from '../history/changelog.j
 import { glossaryChanges } from '../history/changelog-parts.js'
 import { diffReleases, type DiffSide } from '../history/diff.js'
 import { diffSideOf } from '../history/diff-input.js'
+import { isIsoDate } from '../core/calendar.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
 import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
@@ -59,7 +60,7 @@ function releaseDateBeside(file: string): string | undefined {
   try {
     const manifest = JSON.parse(readFileSync(join(dirname(file), 'manifest.json'), 'utf8')) as { tool?: { name?: unknown }; source?: { effectiveDate?: unknown } }
     const date = manifest.tool?.name === 'mtg-rules-etl' ? manifest.source?.effectiveDate : undefined
-    return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined
+    return typeof date === 'string' && isIsoDate(date) ? date : undefined
   } catch {
     return undefined
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { reportValidator } from '../checks/schema.js'
+import { isIsoDate } from '../core/calendar.js'
 import { EtlError } from '../core/errors.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
@@ -81,7 +82,7 @@ function tableFile(dir: string, table: string): string | null {
 /** A history folder's newest release: its YYYY-MM-DD folders, the last that holds a dataset. */
 function newestReleaseFolder(dir: string): string {
   const releases = readdirSync(dir)
-    .filter((n) => /^\d{4}-\d{2}-\d{2}$/.test(n) && existsSync(join(dir, n, 'manifest.json')))
+    .filter((n) => isIsoDate(n) && existsSync(join(dir, n, 'manifest.json')))
     .sort()
   if (releases.length === 0) throw new EtlError('INPUT_MISSING', `site: ${dir} holds rules_history but no release folder (YYYY-MM-DD/) with a dataset`)
   return join(dir, releases.at(-1)!)

@@ -37,7 +37,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   for (const path of positionals) {
     try {
       if (isDirectory(path)) append(reports, await validateFolder(path, how))
-      else reports.push(await validateFile(path, how, undefined, known))
+      else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
       // path that cannot be read an `unreadable` error in its own, and the others are still checked.

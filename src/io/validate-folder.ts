@@ -23,24 +23,24 @@ export interface ValidateHow {
 
 /**
  * Validate one file (CR text or an export) by its path, read with the Node edges: sizes capped,
- * Parquet by ranges. A companion file is checked against
- * the rules export beside it (or `rulesFile`, or `knownRules`). EtlError when it cannot be read.
+ * Parquet by ranges. A companion file is checked against `rules` (its folder's, or the --rules
+ * file's), else against the rules export beside it. EtlError when it cannot be read.
  */
-export async function validateFile(file: string, { strict }: ValidateHow, rulesFile?: string, inFolder?: FolderRules): Promise<Report> {
+export async function validateFile(file: string, { strict }: ValidateHow, rules?: CompanionRules): Promise<Report> {
   if (sourceKindOf(file) === 'cr-text') {
     const { validateText } = await import('../validate/validate.js')
     return validateText(file, await readInputFile(file, MAX_TEXT_BYTES), { strict })
   }
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const chunks = await inputFileChunks(file, MAX_EXPORT_BYTES)
-  if (inFolder) return validateExportStream(file, chunks, { strict, ...inFolder })
-  const rules = rulesFile ?? companionRulesFile(file)
-  const known = rules === null ? undefined : await readKnownRules(rules)
+  if (rules) return validateExportStream(file, chunks, { strict, ...rules })
+  const beside = companionRulesFile(file)
+  const known = beside === null ? undefined : await readKnownRules(beside)
   return validateExportStream(file, chunks, { strict, ...(known ? { knownRules: known } : {}) })
 }
 
-/** A file of a folder: the folder's rules as they become known, or the file they are taken from. */
-type FolderRules = { knownRules?: Promise<KnownRules | undefined>; onKnownRules?: (known: KnownRules) => void }
+/** Where a companion's rules come from: a folder's as they become known (or the file they are taken from), or --rules. */
+type CompanionRules = { knownRules?: Promise<KnownRules | undefined>; onKnownRules?: (known: KnownRules) => void }
 
 /**
  * A dataset folder: every table file in it (the rules first, so each companion is checked against
@@ -83,7 +83,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
     const source = rulesFiles.indexOf(name)
     try {
       const own = source < 0 ? { knownRules: knownRules.promise } : knownRules.needed(source) ? { onKnownRules: (known: KnownRules) => knownRules.settle(source, known) } : {}
-      return await validateFile(insideFolder(root, dir, name), how, undefined, own)
+      return await validateFile(insideFolder(root, dir, name), how, own)
     } catch (e) {
       if (!(e instanceof EtlError)) throw e
       return unreadableReport(join(dir, name), e.message, how.strict)

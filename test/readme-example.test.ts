@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { REPO, RULES_ARCHIVE } from './helpers/shared.js'
+import { builtDataset } from './helpers/built.js'
+import { CLI, REPO, RULES_ARCHIVE } from './helpers/shared.js'
 
 describe('the README’s library example', () => {
   it('compiles and prints what its comments say', async () => {
@@ -21,5 +24,52 @@ describe('the README’s library example', () => {
     await import(file)
     expect(logged[0]).toEqual([3162, '100.1'])
     expect(String(logged[1]![0])).toMatch(/^rules\.jsonl: valid, 3162 rows, 0 errors, 0 warnings/)
+  })
+})
+
+// The README's console examples, run as written (an output folder in a temporary one instead of out/):
+// each printed line as the README shows it, a run's seconds aside.
+describe('the README’s console examples', () => {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+  const blocks = [...readme.matchAll(/```console\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  const block = (command: string) => {
+    const found = blocks.find((b) => b.startsWith(`$ ${command}`))
+    if (!found) throw new Error(`README: no console example of ${command}`)
+    return found.split('\n').slice(1)
+  }
+  const run = (args: string[], cwd: string) => {
+    const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' })
+    return { status: r.status, lines: (r.stdout + r.stderr).split('\n') }
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'readme-'))
+
+  it('build', () => {
+    const out = join(tmp, 'out')
+    const expected = block('mtg-rules build').join('\n').trimEnd().replace(' to out ', ` to ${out} `)
+    const r = run(['build', join(RULES_ARCHIVE, 'MagicCompRules 20260807.txt'), '--out', out], REPO)
+    expect([r.status, r.lines.join('\n').trimEnd()]).toEqual([0, expected])
+  })
+
+  it('validate bad.jsonl, and its exit code', () => {
+    const lines = block('mtg-rules validate bad.jsonl')
+    const rows = [{ number: '100.1', text: 'Rule.', examples: [], index: 0 }, { number: '100.1', text: 'Example: a rule that is an example.', examples: [], index: 2 }]
+    writeFileSync(join(tmp, 'bad.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const r = run(['validate', 'bad.jsonl'], tmp)
+    const [status] = lines.splice(lines.indexOf('$ echo $?'), 2).slice(1)
+    expect([String(r.status), r.lines.join('\n').trimEnd()]).toEqual([status, lines.join('\n').trimEnd()])
+  })
+
+  it('site of the dataset make dataset builds (the newest release)', () => {
+    const site = join(tmp, 'site')
+    const seconds = (s: string) => s.replace(/ in [\d.]+ s /, ' in N s ')
+    const expected = seconds(block('make dataset && node dist/bin/cli.js site').join('\n').trimEnd()).replaceAll('site', site).replace(`${site}: wrote`, 'site: wrote')
+    const r = run(['site', builtDataset('2026-08-07'), '--out', site], REPO)
+    expect([r.status, seconds(r.lines.join('\n').trimEnd())]).toEqual([0, expected])
+  })
+
+  it('diff | head -3', () => {
+    const expected = block('mtg-rules diff').slice(0, 3).join('\n')
+    const r = run(['diff', 'MagicCompRules 20260619.txt', 'MagicCompRules 20260807.txt'], RULES_ARCHIVE)
+    expect(r.lines.slice(0, 3).join('\n')).toBe(expected)
   })
 })

@@ -73,3 +73,17 @@ describe('the README’s console examples', () => {
     expect(r.lines.slice(0, 3).join('\n')).toBe(expected)
   })
 })
+
+describe('the README’s list of commands', () => {
+  it('is every command’s usage line, as its help prints it (the no-op --exact left out)', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+    const listed = [...readme.matchAll(/^mtg-rules ([a-z]+)( .*?)?(?: +#.*)?$/gm)].map((m) => `mtg-rules ${m[1]}${m[2] ?? ''}`)
+    const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout
+    const commands = [...help.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!)
+    expect(listed.map((l) => l.split(' ')[1]).sort()).toEqual([...commands].sort())
+    for (const line of listed) {
+      const usage = spawnSync(process.execPath, [CLI, 'help', line.split(' ')[1]!], { encoding: 'utf8' }).stdout.split('\n')[0]!
+      expect(line, line).toBe(usage.replace(/^Usage: /, '').replace(' [--exact]', ''))
+    }
+  })
+})

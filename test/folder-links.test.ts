@@ -39,6 +39,16 @@ describe('a dataset folder with planted links', () => {
     expect(json.filter((r) => !r.valid).map((r) => r.source.file.slice(out.length + 1))).toEqual(['glossary.csv', 'manifest.json'])
   })
 
+  it('a table linked to a file inside the folder is read, a folder named with two dots (..tables/) included', () => {
+    const own = datasetCopy('2026-08-07')
+    mkdirSync(join(own, '..tables'))
+    renameSync(join(own, 'glossary.jsonl'), join(own, '..tables', 'glossary.jsonl'))
+    symlinkSync(join(own, '..tables', 'glossary.jsonl'), join(own, 'glossary.jsonl'))
+    const reports = JSON.parse(cli(['validate', own, '--json']).stdout) as { source: { file: string; rows: number }; diagnostics: { code: string }[] }[]
+    const glossary = reports.find((r) => r.source.file === join(own, 'glossary.jsonl'))!
+    expect([glossary.source.rows, glossary.diagnostics.map((d) => d.code)]).toEqual([739, []])
+  })
+
   it('a dangling link and a link loop are unreadable too, never an internal error', () => {
     rmSync(join(out, 'glossary.jsonl'))
     symlinkSync(join(root, 'nowhere.jsonl'), join(out, 'glossary.jsonl'))

@@ -1,5 +1,6 @@
 import { closeSync, constants, createReadStream, openSync, readSync, type Stats, readFileSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { isAbsolute, relative, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
@@ -229,4 +230,10 @@ function folderIdentity(dir: string): string {
   } catch {
     return 'gone'
   }
+}
+
+/** Whether `path` is `folder` or lies inside it (both absolute; `..notes/` inside it is inside). */
+export function isWithin(folder: string, path: string): boolean {
+  const rel = relative(folder, path)
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }

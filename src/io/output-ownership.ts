@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { join, resolve } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
+import { isWithin } from './files.js'
 
 // Which entries of an existing output folder this tool may replace: what it can prove it wrote.
 
@@ -62,12 +63,6 @@ export function refuseForeign(target: string, owned: Ownership, force: boolean) 
   }
 }
 
-/** Whether `path` is `folder` or lies inside it (both absolute). */
-const within = (folder: string, path: string) => {
-  const rel = relative(folder, path)
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
-}
-
 /** The real path of what exists (links followed), else the path as given. */
 const real = (path: string) => {
   try {
@@ -80,7 +75,7 @@ const real = (path: string) => {
 // A run's own input is never in its output folder: replacing the folder (with --force) would delete it.
 export function refuseInputs(target: string, inputs: readonly string[], output = 'output folder') {
   const folder = real(target)
-  const inside = inputs.find((input) => within(folder, real(input)))
+  const inside = inputs.find((input) => isWithin(folder, real(input)))
   if (inside === undefined) return
   const what = real(inside) === folder ? 'is' : `holds ${safeText(inside)},`
   throw new EtlError('OUTPUT_NOT_OURS', `write: ${safeText(target)} ${what} what this run reads; choose another ${output}`)
@@ -88,7 +83,7 @@ export function refuseInputs(target: string, inputs: readonly string[], output =
 
 // The folder a run starts in, or one above it, is never an output folder: `--out .` would replace the repository.
 export function refuseHomeOfTheRun(target: string) {
-  if (within(target, resolve('.'))) {
+  if (isWithin(target, resolve('.'))) {
     throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} holds the current folder; choose an output folder of its own (such as out)`)
   }
   if (existsSync(join(target, '.git'))) throw new EtlError('OUTPUT_NOT_OURS', `write: ${target} is a git repository; choose an output folder of its own`)

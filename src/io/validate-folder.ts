@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path'
+import { basename, dirname, extname, join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
@@ -10,7 +10,7 @@ import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
-import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet } from './files.js'
+import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
 const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
@@ -177,8 +177,7 @@ function insideFolder(root: string, dir: string, name: string): string {
     throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link that leads nowhere (a missing file or a loop): not read`)
   }
   // The real path, whatever on the way is a link: a file inside a linked folder is outside too.
-  const rel = relative(root, target)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link to a file outside ${dir}: not read`)
+  if (target === root || !isWithin(root, target)) throw new EtlError('INPUT_UNREADABLE', `read: ${path} is a link to a file outside ${dir}: not read`)
   return path
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
+import { isIsoDate } from '../src/core/calendar.js'
 import { release, releases, REPO } from './helpers/shared.js'
 
 // The JSON Schemas in schemas/ decide what a valid row is: a copy of the toolkit built with an edited
@@ -89,8 +90,8 @@ describe('every schema names rule numbers with the rule schema’s grammar', () 
   })
 })
 
-// A date in a schema (a release, an effective date, a rule_id's first release) has one grammar:
-// months 01–12, days 01–31 (how long each month is, the pattern cannot say; core/calendar.ts can).
+// A date in a schema (a release, an effective date, a rule_id's first release) has one grammar: a day
+// of the Gregorian calendar, the same days core/calendar.ts takes (leap years counted).
 describe('every schema names dates with one grammar', () => {
   const datePatterns = (node: unknown, path: string, out: [string, RegExp][] = []): [string, RegExp][] => {
     if (node && typeof node === 'object') {
@@ -102,7 +103,7 @@ describe('every schema names dates with one grammar', () => {
     return out
   }
 
-  it('takes every shared release’s date and refuses what is no day (month 13, day 32, day 0, short years)', () => {
+  it('takes every shared release’s date and exactly the days core/calendar.ts takes (not 2026-02-30, not 2100-02-29)', () => {
     const found = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json')).flatMap((file) => datePatterns(JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')), file))
     expect(found.map(([path]) => path).sort()).toEqual([
       'manifest.schema.json/properties/source/properties/effectiveDate',
@@ -117,6 +118,16 @@ describe('every schema names dates with one grammar', () => {
       const value = path.endsWith('/rule_id') ? (d: string) => `${d}:100.1` : (d: string) => d
       for (const d of dates) expect(pattern.test(value(d)), `${path}: ${d}`).toBe(true)
       for (const d of ['2026-13-01', '2026-00-10', '2026-01-32', '2026-01-00', '26-01-01', '2026-1-01', '2026-01-1', '２０２６-01-01']) expect(pattern.test(value(d)), `${path}: ${d}`).toBe(false)
+      // Every month 00–13 and day 00–32 of leap and common years, centuries included, as the calendar has them:
+      expect(['0000-02-29', '1900-02-29', '2000-02-29', '2024-02-29', '2026-02-29', '2026-04-31', '2026-12-31'].map(isIsoDate)).toEqual([true, false, true, true, false, false, true])
+      for (const year of ['0000', '1900', '2000', '2024', '2026', '2100', '2400', '9999']) {
+        for (let month = 0; month <= 13; month++) {
+          for (let day = 0; day <= 32; day++) {
+            const d = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+            expect(pattern.test(value(d)), `${path}: ${d}`).toBe(isIsoDate(d))
+          }
+        }
+      }
     }
   })
 })

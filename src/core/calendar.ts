@@ -1,6 +1,7 @@
-/** Days in `month` (1–12) of `year`, leap years counted. */
+/** Days in `month` (1–12) of `year` in the Gregorian calendar, leap years counted (years 0–99 too). */
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
 }
 
 /** `YYYY-MM-DD` naming a day of the calendar: not 2026-02-30, not 2026-13-01. */

@@ -615,7 +615,9 @@ describe('diff of two glossary exports', () => {
     const fromTexts = cli(['diff', release('2025-02-07').path, release('2026-06-19').path]).stdout
     expect(md.slice(md.indexOf('## Glossary'))).toBe(fromTexts.slice(fromTexts.indexOf('## Glossary')))
     const refused = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'rules.jsonl')])
-    expect([refused.status, refused.stderr]).toEqual([2, expect.stringMatching(/^mtg-rules diff: compare a glossary with a glossary/)])
+    expect([refused.status, refused.stderr]).toEqual([2, `mtg-rules diff: ${join(dirs[0]!, 'glossary.jsonl')} holds a glossary and ${join(dirs[1]!, 'rules.jsonl')} rules: compare a glossary with a glossary, rules with rules (usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code])\n`])
+    // Either way round, and with a CR text as the rules side.
+    expect(cli(['diff', release('2025-02-07').path, join(dirs[1]!, 'glossary.parquet')]).stderr).toMatch(/^mtg-rules diff: .*glossary\.parquet holds a glossary and .*MagicCompRules 20250207\.txt rules: /)
   }, 60_000)
 })
 

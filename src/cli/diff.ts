@@ -28,7 +28,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
   const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)), releaseDateBeside(oldFile))
   const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)), releaseDateBeside(newFile))
-  if ((oldSide.table === 'glossary') !== (newSide.table === 'glossary')) throw new EtlError('USAGE', `mtg-rules diff: compare a glossary with a glossary (${oldFile} and ${newFile} hold different tables)`)
+  if ((oldSide.table === 'glossary') !== (newSide.table === 'glossary')) {
+    const [glossary, rules] = oldSide.table === 'glossary' ? [oldFile, newFile] : [newFile, oldFile]
+    throw new EtlError('USAGE', `mtg-rules diff: ${glossary} holds a glossary and ${rules} rules: compare a glossary with a glossary, rules with rules`)
+  }
   if (oldSide.table === 'glossary') return glossaryDiff(oldSide, newSide, values)
   const result = diffReleases(oldSide, newSide)
   const text = values.json ? JSON.stringify(result, null, 2) + '\n' : renderChangelog(result, newSide, oldSide)

@@ -292,6 +292,11 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
     expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+    // The number as the CR writes it, with its period, is that rule; what is no rule number is said so, before any file is read.
+    expect(cli(['lineage', out, '701.5.', '--at', '2026-06-19']).stdout).toBe(run.stdout)
+    for (const wrong of ['702', '100.1l', '701.5A', '0701.5', ' 701.5', '701.5..']) {
+      expect([wrong, cli(['lineage', join(out, 'missing'), wrong]).stderr]).toEqual([wrong, expect.stringMatching(new RegExp(`^mtg-rules lineage: "${wrong.replace(/\./g, '\\.')}" is no rule number: .*\\(usage: `))])
+    }
     // The links one previous_number cannot say, from rule_links.
     expect(cli(['lineage', out, '500.5']).stdout).toMatch(/^2026-06-19 {2}500\.5 merged-from 500\.4 \(2025-02-07\), similarity 0\.\d+$/m)
     expect(JSON.parse(cli(['lineage', out, '500.5a', '--json']).stdout).links.map((l: { relation: string; previous_number: string }) => [l.relation, l.previous_number])).toEqual([['split-from', '500.5']])

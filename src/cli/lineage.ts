@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { isIsoDate } from '../core/calendar.js'
+import { parseRuleNumber } from '../core/rule-number.js'
 import { safeText } from '../core/report-format.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import { lineageFinder, lineageHeader, versionLines, type LineageRow } from '../history/lineage.js'
@@ -145,7 +146,11 @@ async function checked<T>(read: () => Promise<T | null>): Promise<T | null> {
 export async function run(args: string[]): Promise<CommandResult> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { at: { type: 'string' }, json: { type: 'boolean', default: false } } })
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules lineage: expected HISTORY_DIR and NUMBER, got ${positionals.length} arguments`)
-  const [dir, number] = positionals as [string, string]
+  const [dir, written] = positionals as [string, string]
+  // Read by the rule-number grammar before any file: the table holds nothing else (a section, 100.1l,
+  // 701.5A would cost a read of the whole table to answer "no rule"). "701.5." is how the CR writes it.
+  const number = written.endsWith('.') ? written.slice(0, -1) : written
+  if (!parseRuleNumber(number)) throw new EtlError('USAGE', `mtg-rules lineage: "${written}" is no rule number: a section, a period, the rule, then any subrule letters (702.19, 702.19b; never l or o)`)
   const at = values.at ?? null
   if (at !== null && !isIsoDate(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
   // The index when it is there and right; the whole table when not. A rule the index does not place

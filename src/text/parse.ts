@@ -20,7 +20,7 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   const diags = boundedDiagnostics()
   const firstRule = lines.findIndex((l) => RULE.test(l.trim()))
   if (firstRule < 0) {
-    throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} lines)`)
+    throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} line${lines.length === 1 ? '' : 's'})`)
   }
   let bodyStart = firstRule
   while (bodyStart > 0 && isHeadingOrBlank(lines[bodyStart - 1]!)) bodyStart--

@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { MAX_TEXT_CITATIONS, MAX_TEXT_RULES } from '../src/core/limits.js'
 import { decode } from '../src/text/decode.js'
 import { builtDataset } from './helpers/built.js'
 import { snapshot } from './helpers/cli.js'
@@ -44,35 +45,50 @@ describe('memory and output bounded by the input, not by its shape', () => {
     expect(run(['validate', reversed, '--format', 'github']).stdout).toMatch(/^::notice file=.*,title=order%3A 28999 more::28999 more order diagnostics are counted but not listed/m)
   })
 
-  it('a CR with 20,000 repeated rule lines and a rule citing 300,000 rules ends with a report', () => {
+  it('a CR with 20,000 repeated rule lines and a rule citing 90,000 rules ends with a report', () => {
     const text = decode(readBytes(release('2025-02-07').path)).text
-    const citations = Array.from({ length: 300_000 }, (_, i) => `${100 + (i % 800)}.${i}`).join(', ')
+    const citations = Array.from({ length: 90_000 }, (_, i) => `${100 + (i % 800)}.${i}`).join(', ')
     const hostile = text.replace('100.2. ', `${'100.1a Repeated.\r\n\r\n'.repeat(20_000)}100.1b See rules ${citations}.\r\n\r\n100.2. `)
     const file = join(tmp, 'hostile-cr.txt')
     writeFileSync(file, hostile)
     const out = join(tmp, 'hostile-out')
-    const r = run(['build', file, '--out', out], { heapMb: 1024 })
+    const r = run(['build', file, '--out', out])
     expect(r.status, r.stderr).toBe(1)
-    expect(r.stderr).toMatch(/^hostile-cr\.txt: INVALID, 23023 rows, 3 errors, 299996 warnings \(299993 dangling-reference, 2 duplicate-number, 1 order, 3 source-format\)$/m)
+    expect(r.stderr).toMatch(/^hostile-cr\.txt: INVALID, 23023 rows, 3 errors, 89996 warnings \(89993 dangling-reference, 2 duplicate-number, 1 order, 3 source-format\)$/m)
     expect(r.stderr).toMatch(/^error duplicate-number 100\.1a line \d+: rule 100\.1a occurs 20001 times/m)
     expect(r.stderr).toMatch(/has 3 validation errors; nothing was written/)
     expect(r.stderr.length).toBeLessThan(20_000)
   }, 120_000)
 })
 
-describe('a text citing rules a million times', () => {
+describe('a text past the limits on rules and citations (core/limits.ts)', () => {
+  const text = () => decode(readBytes(release('2026-08-07').path)).text
   // The references table is a row per citation, written in every format in memory (~1.6 KB a row):
   // a million took 1.6 GB. Refused while they are counted, in a heap of 256 MB; validate reads it.
-  it('build: exit 2 at once, one line, nothing written; validate checks the text', () => {
-    const text = decode(readBytes(release('2026-08-07').path)).text
-    const file = join(tmp, 'million-citations.txt')
-    writeFileSync(file, text.replace('\n100.2. ', `\n100.1z See rules ${Array.from({ length: 1_000_000 }, () => '100.1').join(', ')}.\n\n100.2. `))
-    const out = join(tmp, 'million-out')
+  it('citing rules more than MAX_TEXT_CITATIONS times: build exits 2 at once, one line, nothing written; validate checks the text', () => {
+    const file = join(tmp, 'many-citations.txt')
+    writeFileSync(file, text().replace('\n100.2. ', `\n100.1z See rules ${Array.from({ length: 2 * MAX_TEXT_CITATIONS }, () => '100.1').join(', ')}.\n\n100.2. `))
+    const out = join(tmp, 'many-citations-out')
     const r = run(['build', file, '--out', out])
     expect(r.status).toBe(2)
-    expect(r.stderr).toBe('references: the text cites rules more than 500,000 times (a published release has about 2,100): its references table is refused (validate checks the text)\n')
+    expect(r.stderr).toBe('references: the text cites rules more than 100,000 times (a published release has about 2,100): its references table is refused (validate checks the text)\n')
     expect(snapshot(out)).toEqual({})
     expect(run(['validate', file]).status).toBe(0)
+  }, 60_000)
+
+  // Just under both limits at once, every format written (Arrow too): the build fits the same heap.
+  it('just under both: built whole, --arrow included, in a heap of 256 MB', () => {
+    const file = join(tmp, 'at-the-limits.txt')
+    const published = text()
+    const rules = Array.from({ length: MAX_TEXT_RULES - 3_500 }, (_, i) => `100.${i + 10}. Rule ${i}.`).join('\n')
+    const citations = Array.from({ length: MAX_TEXT_CITATIONS - 3_000 }, () => '100.1').join(', ')
+    const body = published.lastIndexOf('\n101. ')
+    writeFileSync(file, `${published.slice(0, body)}\n${rules}\n${published.slice(body)}`.replace('\n100.2. ', `\n100.1z. See rules ${citations}.\n\n100.2. `))
+    const r = run(['build', file, '--out', join(tmp, 'at-the-limits-out'), '--arrow', '--allow-errors'])
+    expect(r.status, r.stderr).toBe(0)
+    const built = Number(/^build: wrote 19 files to .*at-the-limits-out \((\d+) rules, /m.exec(r.stderr)?.[1])
+    expect(built).toBeGreaterThan(MAX_TEXT_RULES - 3_500)
+    expect(built).toBeLessThan(MAX_TEXT_RULES)
   }, 60_000)
 })
 

@@ -3,13 +3,13 @@
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024
-/** Numbered rules a CR text may hold: a published release has about 3,200. */
-export const MAX_TEXT_RULES = 250_000
+/** Numbered rules a CR text may hold: a published release has about 3,200 (a build at the limit peaks at ~0.3 GB). */
+export const MAX_TEXT_RULES = 50_000
 /**
  * Citations a CR text's references table may hold (a published release has about 2,100): the build
  * writes that table in every format in memory, ~1.6 KB a row (a million took 1.6 GB).
  */
-export const MAX_TEXT_CITATIONS = 500_000
+export const MAX_TEXT_CITATIONS = 100_000
 /** Exports of 300,000 rows stay well below this. */
 export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 

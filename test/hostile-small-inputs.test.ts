@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { decode } from '../src/text/decode.js'
 import { validateText } from '../src/validate/validate.js'
-import { builtDataset } from './helpers/built.js'
+import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
 import { CLI, readBytes, release } from './helpers/shared.js'
 
 // Small inputs that kept the tool busy, stuck or wrong (#24): each run is a whole process under a
@@ -120,6 +120,66 @@ describe('a dense text under the 64 MiB cap', () => {
     expect([r.status, r.signal]).toEqual([2, null])
     expect(r.stderr).toBe('parse: the text holds more than 50,000 numbered rules (a published release has about 3,200); refused\n')
   }, 90_000)
+
+  it('30,000 glossary entries: refused in one line by build and validate', () => {
+    const text = new TextDecoder().decode(readBytes(release('2026-08-07').path))
+    const credits = text.lastIndexOf('\nCredits')
+    const terms = Array.from({ length: 30_000 }, (_, i) => `Crafted Term ${i}\nA crafted definition ${i}.\n`).join('\n')
+    const file = join(tmp, 'long-glossary.txt')
+    writeFileSync(file, `${text.slice(0, credits)}\n${terms}${text.slice(credits)}`)
+    for (const args of [['build', file, '--out', join(tmp, 'long-glossary-out')], ['validate', file]]) {
+      const r = run(args)
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'parse: the glossary holds more than 20,000 entries (a published release has about 740); refused\n'])
+    }
+  })
+})
+
+// site and diff hold a release's tables in memory: a table longer than a CR text can give is refused
+// as it is read (a 300,000-row rules export took 3.7 GB in site, 1.1 GB in diff), under a 512 MiB heap.
+describe('what site and diff hold is bounded as a CR text is', () => {
+  const rulesRows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ number: `${100 + Math.floor(i / 300)}.${(i % 300) + 1}`, text: `Rule ${i} of a crafted export.`, examples: [], index: i })).join('\n') + '\n'
+  const glossaryRows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ term: `Term ${i}`, definition: `Definition ${i}.`, index: i, see: [], obsolete: false })).join('\n') + '\n'
+
+  it('site of a dataset folder whose rules (200,000 rows) or glossary (30,000) is longer: exit 2, one line', () => {
+    for (const [table, rows] of [['rules', rulesRows(200_000)], ['glossary', glossaryRows(30_000)]] as const) {
+      const dir = datasetCopy('2026-08-07', mkdtempSync(join(tmp, 'held-')))
+      // The site reads a table's JSONL first.
+      writeFileSync(join(dir, `${table}.jsonl`), rows)
+      const r = run(['site', dir, '--out', join(tmp, `held-site-${table}`)])
+      const limit = table === 'rules' ? '50,000' : '20,000'
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, `site: ${join(dir, `${table}.jsonl`)} holds more than ${limit} rows of the ${table} table, more than site holds in memory (validate checks a table of any size)\n`])
+    }
+  }, 60_000)
+
+  it('diff of a rules export of 200,000 rows, in JSONL or Parquet: exit 2, one line; validate checks it', async () => {
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const jsonl = join(tmp, 'held-rules.jsonl')
+    const text = rulesRows(200_000)
+    writeFileSync(jsonl, text)
+    const parquet = join(tmp, 'held-rules.parquet')
+    writeFileSync(parquet, writeParquet(RULES_TABLE, text.trim().split('\n').map((l) => JSON.parse(l)), 'test'))
+    const published = join(builtDataset('2026-08-07'), 'rules.jsonl')
+    for (const file of [jsonl, parquet]) {
+      const r = run(['diff', published, file])
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, `diff: ${file} holds more than 50,000 rows of the rules table, more than diff holds in memory (validate checks a table of any size)\n`])
+    }
+    expect(run(['validate', jsonl]).status).toBe(0)
+  }, 60_000)
+
+  // A reader that leaves a Parquet file in its first row group stops its decoding worker: lineage
+  // printed its error line and then never exited, the worker still running.
+  it('lineage refusing a row in the first of several Parquet row groups: exit 2 at once', async () => {
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_HISTORY_TABLE } = await import('../src/core/tables.js')
+    const history = readFileSync(join(builtHistory().out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const rows = Array.from({ length: Math.ceil(150_000 / history.length) }, () => history).flat()
+    rows[5] = { ...rows[5], text: '' }
+    const dir = mkdtempSync(join(tmp, 'lineage-groups-'))
+    writeFileSync(join(dir, 'rules_history.parquet'), writeParquet(RULES_HISTORY_TABLE, rows, 'test'))
+    const r = run(['lineage', dir, '100.1'])
+    expect([r.status, r.signal, r.stderr]).toEqual([2, null, `lineage: ${join(dir, 'rules_history.parquet')}: row 5: /text must NOT have fewer than 1 characters (validate it for the whole report)\n`])
+  }, 60_000)
 })
 
 describe('a previous set that cannot be removed after the switch', () => {

@@ -1,5 +1,7 @@
 // The limits on what the toolkit reads, in one place. docs/reliability.md lists them with what
 // happens beyond each.
+import { EtlError } from './errors.js'
+import { thousands } from './report-format.js'
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024
@@ -10,6 +12,29 @@ export const MAX_TEXT_RULES = 50_000
  * writes that table in every format in memory, ~1.6 KB a row (a million took 1.6 GB).
  */
 export const MAX_TEXT_CITATIONS = 100_000
+/** Glossary entries a CR text may hold: a published release has about 740 (a site of 80,000 peaked at ~1 GB). */
+export const MAX_TEXT_GLOSSARY = 20_000
+/** rules_history (and rule_links) rows `site` holds: ~3,200 a release, ~420,000 for 130 releases. */
+export const MAX_HISTORY_ROWS = 1_000_000
+
+/**
+ * Rows of a table that `site` and `diff` hold in memory whole: never more than a CR text can give
+ * (a 300,000-row rules export took 3.7 GB in `site` and 1.1 GB in `diff`). `validate` streams
+ * every table and has no such bound.
+ */
+export const MAX_HELD_ROWS: Readonly<Record<string, number>> = {
+  rules: MAX_TEXT_RULES,
+  rules_meta: MAX_TEXT_RULES,
+  glossary: MAX_TEXT_GLOSSARY,
+  references: MAX_TEXT_CITATIONS,
+  rules_history: MAX_HISTORY_ROWS,
+  rule_links: MAX_HISTORY_ROWS,
+}
+
+/** The error of a table past MAX_HELD_ROWS, as `command` (site, diff) says it. */
+export const tooManyHeldRows = (command: string, file: string, table: string) =>
+  new EtlError('INPUT_TOO_LARGE', `${command}: ${file} holds more than ${thousands(MAX_HELD_ROWS[table]!)} rows of the ${table} table, more than ${command} holds in memory (validate checks a table of any size)`)
+
 /** Exports of 300,000 rows stay well below this. */
 export const MAX_EXPORT_BYTES = 1024 * 1024 * 1024
 

@@ -21,6 +21,11 @@ export interface DecodedBinary {
   first: Decoded
   takeFirst(): DecodedBatch
   rest: AsyncGenerator<DecodedBatch>
+  /**
+   * Stop decoding: what decodes the file is let go, whether or not its last batch was taken. A
+   * reader that may leave a file before its end (a refused row, a table too long) must call it.
+   */
+  stop(): void
 }
 
 /**

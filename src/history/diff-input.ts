@@ -19,7 +19,7 @@ export async function diffSideOf(name: string, bytes: Uint8Array, label?: string
     const glossary = glossaryRows(normalizeGlossary(doc.glossary)).map(({ term, definition, obsolete }) => ({ term: term as string, definition: definition as string, obsolete: obsolete === true }))
     return { label: doc.effectiveDate ?? name, rows: normalizeRules(doc.rules).map((r) => r.row), sectionTitles: new Map(doc.sections.map((s) => [s.number, s.title])), glossary }
   }
-  const read = await readExportFile(name, bytes)
+  const read = await readExportFile(name, bytes, 'diff')
   const shown = label ?? name.replace(/^.*[/\\]/, '')
   if (read.table.name === 'glossary') {
     const glossary = read.records.map(({ record, position }) => {

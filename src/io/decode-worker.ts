@@ -170,5 +170,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     held = null
     return batch
   }
-  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest() }
+  // A worker that sent its last batch is free already; one left mid-file is stopped (else, still
+  // referenced, it would keep the process from exiting).
+  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest(), stop: finish }
 }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { reportValidator } from '../checks/schema.js'
 import { isIsoDate } from '../core/calendar.js'
 import { EtlError } from '../core/errors.js'
+import { MAX_HELD_ROWS, tooManyHeldRows } from '../core/limits.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
@@ -26,9 +27,9 @@ async function readSiteInputOnce(dir: string): Promise<SiteInput> {
   const historyTable = tableFile(dir, 'rules_history')
   const releaseDir = historyTable ? newestReleaseFolder(dir) : dir
   const release = await readRelease(releaseDir)
-  const history = historyTable ? ((await records(historyTable)) as unknown as HistoryRow[]) : undefined
+  const history = historyTable ? ((await records(historyTable, 'rules_history')) as unknown as HistoryRow[]) : undefined
   const linksTable = historyTable ? tableFile(dir, 'rule_links') : null
-  const links = linksTable ? ((await records(linksTable)).filter((l) => l.relation !== 'continues') as unknown as RuleLink[]) : undefined
+  const links = linksTable ? ((await records(linksTable, 'rule_links')).filter((l) => l.relation !== 'continues') as unknown as RuleLink[]) : undefined
   return { release, ...(history ? { history } : {}), ...(links ? { links } : {}), searchLibrary: searchLibrary() }
 }
 
@@ -46,9 +47,9 @@ async function readRelease(dir: string): Promise<SiteRelease> {
     if (!file) throw new EtlError('INPUT_MISSING', `site: ${dir} holds no ${table} table (${table}.jsonl, .parquet or .csv): not a dataset folder`)
     return file
   }
-  const rules = (await records(need('rules'))) as unknown as RuleRow[]
-  const places = new Map((await records(need('rules_meta'))).map((m) => [String(m.number), m as unknown as RulePlace]))
-  const glossary = (await records(need('glossary'))) as unknown as GlossaryEntry[]
+  const rules = (await records(need('rules'), 'rules')) as unknown as RuleRow[]
+  const places = new Map((await records(need('rules_meta'), 'rules_meta')).map((m) => [String(m.number), m as unknown as RulePlace]))
+  const glossary = (await records(need('glossary'), 'glossary')) as unknown as GlossaryEntry[]
   return {
     effective: manifest.source?.effectiveDate ?? 'unknown',
     sourceFile: manifest.source?.file ?? 'unknown',
@@ -64,10 +65,13 @@ async function readRelease(dir: string): Promise<SiteRelease> {
  * A table's rows, read as a stream (a history's rules_history is ~120 MB: never its bytes, its text
  * and its rows in memory at once), each checked by its row schema; EtlError as schemaCheckedRows says.
  */
-async function records(file: string): Promise<Record<string, unknown>[]> {
+async function records(file: string, table: string): Promise<Record<string, unknown>[]> {
   const format = exportFormatOf(file)
   const rows: Record<string, unknown>[] = []
-  for await (const record of schemaCheckedRows('site', file, format, await inputFileChunks(file, MAX_EXPORT_BYTES))) rows.push(record)
+  for await (const record of schemaCheckedRows('site', file, format, await inputFileChunks(file, MAX_EXPORT_BYTES), table)) {
+    if (rows.length === MAX_HELD_ROWS[table]) throw tooManyHeldRows('site', file, table)
+    rows.push(record)
+  }
   return rows
 }
 

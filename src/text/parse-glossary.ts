@@ -1,4 +1,7 @@
 import { diagnostics } from '../core/diagnostics.js'
+import { EtlError } from '../core/errors.js'
+import { MAX_TEXT_GLOSSARY } from '../core/limits.js'
+import { thousands } from '../core/report-format.js'
 import type { SourceLine } from './source-lines.js'
 import type { Diagnostic, GlossaryEntry } from '../core/types.js'
 
@@ -22,6 +25,7 @@ export function parseGlossary(lines: SourceLine[], wrapped: boolean, diags: Diag
       const join = k === 0 ? '' : wrapped && !sl.indented && !sl.afterBreak ? ' ' : '\n'
       definition += join + sl.text
     })
+    if (entries.length === MAX_TEXT_GLOSSARY) throw new EtlError('INPUT_TOO_LARGE', `parse: the glossary holds more than ${thousands(MAX_TEXT_GLOSSARY)} entries (a published release has about 740); refused`)
     entries.push({ term: head.text, definition, line: head.line })
   }
   for (const sl of lines) {

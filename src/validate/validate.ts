@@ -9,12 +9,15 @@ import { exportFormatOf, sourceKindOf, validateExportStream, type ValidateOption
 
 export { exportFormatOf, sourceKindOf, validateExportStream, type ExportChunks, type ValidateOptions } from './validate-export.js'
 
-/** Read a whole export (any table) from its bytes; EtlError when it is empty or cannot be read. */
-export async function readExportFile(name: string, bytes: Uint8Array): Promise<ExportRecords> {
+/**
+ * Read a whole export (any table) from its bytes; EtlError when it is empty or cannot be read, or
+ * (for a command that holds it: `heldBy`) when it has more rows than MAX_HELD_ROWS.
+ */
+export async function readExportFile(name: string, bytes: Uint8Array, heldBy?: string): Promise<ExportRecords> {
   requireNamedBytes('readExportFile', name, bytes)
   const format = exportFormatOf(name)
   if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
-  return readExport(name, bytes, format)
+  return readExport(name, bytes, format, heldBy)
 }
 
 /** Validate CR text (parsed in memory) or an export of any table, from its bytes. */

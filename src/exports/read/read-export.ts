@@ -6,13 +6,13 @@ import { openJsonl } from './read-jsonl.js'
 import { append, diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
-import { MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
+import { MAX_HELD_ROWS, MAX_JSONL_LINE, MAX_KEYS, tooManyHeldRows } from '../../core/limits.js'
 import { detectTable } from '../../core/tables.js'
 
 export { detectTable }
 import type { ExportRecord } from '../../core/types.js'
 import { valueAt } from '../packed-columns.mjs'
-import { binaryDecoder, decodeFailure, type DecodedBinary, type DecodedBatch } from '../binary-decoder.js'
+import { binaryDecoder, decodeFailure, type DecodedBinary } from '../binary-decoder.js'
 
 export type { ExportFormat, ExportRecord, ExportRecords, ExportStream } from './export-stream.js'
 export { PANDAS_INDEX } from './export-stream.js'
@@ -46,16 +46,26 @@ export async function openExport(name: string, format: ExportFormat, chunks: Asy
   return head.bom ? { ...stream, diagnostics: [diagnostics.byteOrderMark(), ...stream.diagnostics] } : stream
 }
 
-/** Read a whole export from its bytes. */
-export async function readExport(name: string, bytes: Uint8Array, format: ExportFormat): Promise<ExportRecords> {
+/**
+ * Read a whole export from its bytes. For a command that holds it in memory (`heldBy`: diff), a
+ * table past MAX_HELD_ROWS is refused as it is read, before its rows fill the heap.
+ */
+export async function readExport(name: string, bytes: Uint8Array, format: ExportFormat, heldBy?: string): Promise<ExportRecords> {
+  // In pieces, as a file is read: the text readers then give their rows a piece at a time.
   const stream = await openExport(name, format, (async function* () {
-    yield bytes
+    for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, at + PIECE)
   })())
+  const limit = heldBy === undefined ? Infinity : (MAX_HELD_ROWS[stream.table.name] ?? Infinity)
   const records: ExportRecord[] = []
-  // Not push(...batch): a JSONL file given as one piece is one batch, more rows than a call takes arguments.
-  for await (const batch of stream.batches) append(records, batch)
+  for await (const batch of stream.batches) {
+    // Not push(...batch): a batch can hold more rows than a call takes arguments.
+    append(records, batch)
+    if (records.length > limit) throw tooManyHeldRows(heldBy!, name, stream.table.name)
+  }
   return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
+
+const PIECE = 1024 * 1024
 
 
 /** The whole file in a buffer of its own (it is moved to a worker later, so never the caller's). */
@@ -96,7 +106,7 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>, head?:
 
 
 async function* columnBatches(
-  decoded: { takeFirst(): DecodedBatch; rest: AsyncGenerator<DecodedBatch> },
+  decoded: Pick<DecodedBinary, 'takeFirst' | 'rest' | 'stop'>,
   map: (raw: Record<string, unknown>) => Record<string, unknown>,
   convert: (v: unknown) => unknown,
 ) {
@@ -105,18 +115,23 @@ async function* columnBatches(
     yield decoded.takeFirst()
     yield* decoded.rest
   })()
-  for await (const group of groups) {
-    for (let start = 0; start < group.rowCount; start += BATCH) {
-      const end = Math.min(group.rowCount, start + BATCH)
-      const batch: ExportRecord[] = []
-      for (let at = start; at < end; at++) {
-        const raw: Record<string, unknown> = {}
-        group.names.forEach((n, i) => (raw[n] = convert(valueAt(group.columns[i]!, at))))
-        batch.push({ record: map(raw), position: offset + at })
+  try {
+    for await (const group of groups) {
+      for (let start = 0; start < group.rowCount; start += BATCH) {
+        const end = Math.min(group.rowCount, start + BATCH)
+        const batch: ExportRecord[] = []
+        for (let at = start; at < end; at++) {
+          const raw: Record<string, unknown> = {}
+          group.names.forEach((n, i) => (raw[n] = convert(valueAt(group.columns[i]!, at))))
+          batch.push({ record: map(raw), position: offset + at })
+        }
+        yield batch
       }
-      yield batch
+      offset += group.rowCount
     }
-    offset += group.rowCount
+  } finally {
+    // Left before the end (the reader refused a row, or a table too long): the decoding stops too.
+    decoded.stop()
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -167,8 +167,31 @@ describe('what site and diff hold is bounded as a CR text is', () => {
     expect(run(['validate', jsonl]).status).toBe(0)
   }, 60_000)
 
-  // A reader that leaves a Parquet file in its first row group stops its decoding worker: lineage
-  // printed its error line and then never exited, the worker still running.
+  // A reader that leaves a Parquet file in its first row group, or before reading any row, stops
+  // its decoding worker: each of these printed its error line and then never exited.
+  it('a file of several Parquet row groups refused before its end (wrong table, wrong columns): exit 2 at once', async () => {
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const rules = writeParquet(RULES_TABLE, rulesRows(200_000).trim().split('\n').map((l) => JSON.parse(l)), 'test')
+    const dir = mkdtempSync(join(tmp, 'groups-'))
+    const history = join(dir, 'history')
+    mkdirSync(history)
+    writeFileSync(join(history, 'rules_history.parquet'), rules)
+    const dataset = datasetCopy('2026-08-07', mkdtempSync(join(tmp, 'groups-set-')))
+    for (const ext of ['jsonl', 'csv', 'parquet', 'arrow']) rmSync(join(dataset, `rules_meta.${ext}`), { force: true })
+    writeFileSync(join(dataset, 'rules_meta.parquet'), rules)
+    const glossary = join(builtDataset('2026-08-07'), 'glossary.jsonl')
+    const cases: [string[], string][] = [
+      [['lineage', history, '100.1'], `lineage: ${join(history, 'rules_history.parquet')}: missing columns: release, rule_id, previous_number, change (validate it for the whole report)`],
+      [['site', dataset, '--out', join(dir, 'site')], `site: ${join(dataset, 'rules_meta.parquet')}: missing columns: chapter, chapter_title, section, section_title, parent, depth, line (validate it for the whole report)`],
+      [['validate', glossary, '--rules', join(history, 'rules_history.parquet')], `mtg-rules validate: --rules ${join(history, 'rules_history.parquet')} holds the rules_history table, not the rules (usage: `],
+    ]
+    for (const [args, said] of cases) {
+      const r = run(args)
+      expect([args[0], r.status, r.signal, r.stderr.startsWith(said)], r.stderr).toEqual([args[0], 2, null, true])
+    }
+  }, 90_000)
+
   it('lineage refusing a row in the first of several Parquet row groups: exit 2 at once', async () => {
     const { writeParquet } = await import('../src/exports/parquet-write.js')
     const { RULES_HISTORY_TABLE } = await import('../src/core/tables.js')

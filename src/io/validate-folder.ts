@@ -227,8 +227,12 @@ export async function readKnownRules(file: string): Promise<KnownRules> {
   if (kind === 'cr-text') throw new EtlError('USAGE', `mtg-rules validate: --rules takes a rules export, not CR text (${file})`)
   const [{ openExport }, { knownRulesOf }] = await Promise.all([import('../exports/read/read-export.js'), import('../checks/companion.js')])
   const stream = await openExport(file, kind, await inputFileChunks(file, MAX_EXPORT_BYTES))
-  if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
-  const numbers: string[] = []
-  for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)
-  return knownRulesOf(numbers)
+  try {
+    if (stream.table.name !== 'rules') throw new EtlError('USAGE', `mtg-rules validate: --rules ${file} holds the ${stream.table.name} table, not the rules`)
+    const numbers: string[] = []
+    for await (const batch of stream.batches) for (const r of batch) if (typeof r.record.number === 'string') numbers.push(r.record.number)
+    return knownRulesOf(numbers)
+  } finally {
+    stream.close()
+  }
 }

@@ -1,7 +1,7 @@
 import { schemaDiagnostics } from '../checks/schema.js'
 import { EtlError } from '../core/errors.js'
 import type { Diagnostic } from '../core/types.js'
-import { openExport, type ExportFormat } from '../exports/read/read-export.js'
+import { openExport, type ExportFormat, type ExportStream } from '../exports/read/read-export.js'
 import type { ExportChunks } from './options.js'
 
 /**
@@ -12,6 +12,14 @@ import type { ExportChunks } from './options.js'
  */
 export async function* schemaCheckedRows(command: string, file: string, format: ExportFormat, chunks: ExportChunks, table?: string): AsyncGenerator<Record<string, unknown>> {
   const stream = await openExport(file, format, chunks)
+  try {
+    yield* checkedRecords(command, file, stream, table)
+  } finally {
+    stream.close()
+  }
+}
+
+async function* checkedRecords(command: string, file: string, stream: ExportStream, table?: string): AsyncGenerator<Record<string, unknown>> {
   if (table !== undefined && stream.table.name !== table) throw new EtlError('EXPORT_MALFORMED', `${command}: ${file} is not a ${table} table`)
   const refuse = (why: string) => new EtlError('EXPORT_MALFORMED', `${command}: ${file}: ${why} (validate it for the whole report)`)
   const formError = (list: Diagnostic[]) => list.find((d) => d.severity === 'error')

@@ -4,7 +4,7 @@ import { checks, startChecks } from '../checks/index.js'
 import { textContractCheck } from '../checks/text-contract.js'
 import { startHistoryChecks } from '../checks/rules-history.js'
 import { append, diagnostics, sortDiagnostics } from '../core/diagnostics.js'
-import { openExport, type ExportFormat } from '../exports/read/read-export.js'
+import { openExport, type ExportFormat, type ExportStream } from '../exports/read/read-export.js'
 import { makeReport, type Report } from '../core/report.js'
 import { RULES_HISTORY_TABLE, RULES_TABLE } from '../core/tables.js'
 import type { Diagnostic } from '../core/types.js'
@@ -13,6 +13,15 @@ import type { ExportChunks, ValidateOptions } from './options.js'
 /** Every check on every row of an export, as its bytes stream in (validateExportStream without the proof). */
 export async function validateExportRows(name: string, format: ExportFormat, chunks: ExportChunks, options: ValidateOptions): Promise<Report> {
   const stream = await openExport(name, format, chunks)
+  try {
+    return await reportOf(name, format, stream, options)
+  } finally {
+    // Read to the end unless something failed (the companion's rules among them).
+    stream.close()
+  }
+}
+
+async function reportOf(name: string, format: ExportFormat, stream: ExportStream, options: ValidateOptions): Promise<Report> {
   const reportedColumns = stream.reportedColumns
   const found: Diagnostic[] = []
   let rows = 0

@@ -26,6 +26,12 @@ export interface ExportStream {
    * for the row checks to leave alone (one finding, not one per row). Never shown as they are.
    */
   reportedColumns: ReadonlySet<string>
+  /**
+   * Let go of what reads the file (a Parquet or Arrow file's decoding worker, which would keep the
+   * process from exiting): every reader that may not read the batches to their end calls it, in a
+   * `finally`. Idempotent; a no-op once the last batch was read.
+   */
+  close(): void
 }
 
 /** Records read whole, for callers that want them all in memory (diff, tests). */

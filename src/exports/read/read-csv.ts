@@ -75,7 +75,7 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
       diagnostics.columns(`column ${column} writes ${count} boolean${count > 1 ? 's' : ''} as True or False, or TRUE or FALSE (as pandas to_csv and spreadsheets do), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
     ),
   ]
-  return { ...mapping.info, batches: batches(), lateDiagnostics }
+  return { ...mapping.info, batches: batches(), lateDiagnostics, close: () => {} }
 }
 
 // true or false in another case than the dataset's CSV writes them (true, false; typeCsvField reads those).

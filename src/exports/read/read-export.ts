@@ -57,10 +57,14 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
   })())
   const limit = heldBy === undefined ? Infinity : (MAX_HELD_ROWS[stream.table.name] ?? Infinity)
   const records: ExportRecord[] = []
-  for await (const batch of stream.batches) {
-    // Not push(...batch): a batch can hold more rows than a call takes arguments.
-    append(records, batch)
-    if (records.length > limit) throw tooManyHeldRows(heldBy!, name, stream.table.name)
+  try {
+    for await (const batch of stream.batches) {
+      // Not push(...batch): a batch can hold more rows than a call takes arguments.
+      append(records, batch)
+      if (records.length > limit) throw tooManyHeldRows(heldBy!, name, stream.table.name)
+    }
+  } finally {
+    stream.close()
   }
   return { table: stream.table, records, diagnostics: [...stream.diagnostics, ...stream.lateDiagnostics()], notes: stream.notes }
 }
@@ -165,8 +169,18 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
 }
 
 function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
-  const mapping = columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types)
-  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromParquet), lateDiagnostics: () => [] }
+  return decodedStream(decoded, () => columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types), fromParquet)
+}
+
+/** The stream of a file being decoded: its worker stopped if telling its columns fails, or when closed. */
+function decodedStream(decoded: DecodedBinary, mapColumns: () => ReturnType<typeof columnMapping>, convert: (v: unknown) => unknown): ExportStream {
+  try {
+    const mapping = mapColumns()
+    return { ...mapping.info, batches: columnBatches(decoded, mapping.map, convert), lateDiagnostics: () => [], close: decoded.stop }
+  } catch (e) {
+    decoded.stop()
+    throw e
+  }
 }
 
 function fromParquet(v: unknown): unknown {
@@ -182,9 +196,7 @@ async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream>
   if (!isArrowFile(bytes)) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (no ARROW1 magic at its start and end${bytes[0] === 0xff ? '; it reads as the Arrow IPC stream format, which file readers such as pyarrow.ipc.open_file refuse' : ''})`)
   const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
   const { names } = decoded.first
-  const types = new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))
-  const mapping = columnMapping(detectTable(name, names), names, types)
-  return { ...mapping.info, batches: columnBatches(decoded, mapping.map, fromArrow), lateDiagnostics: () => [] }
+  return decodedStream(decoded, () => columnMapping(detectTable(name, names), names, new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))), fromArrow)
 }
 
 const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31] // ARROW1

@@ -151,5 +151,5 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
     const shown = [...late].map(shownColumn)
     return [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${shown.join(', ')}`, { unknown: shown })]
   }
-  return { ...mapping.info, batches: batches(), lateDiagnostics }
+  return { ...mapping.info, batches: batches(), lateDiagnostics, close: () => {} }
 }

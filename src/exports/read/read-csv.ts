@@ -9,6 +9,19 @@ import { columnMapping } from './read-columns.js'
 
 // --- CSV -----------------------------------------------------------------------------------
 
+// What a spreadsheet in another locale, or a tab-separated export, separates columns with.
+const OTHER_SEPARATORS: [string, string][] = [[';', 'semicolons'], ['\t', 'tabs'], ['|', 'vertical bars']]
+
+/** A header read as one column that names several, split by another separator: said so, not read on as a column count error. */
+function refuseOtherSeparator(name: string, columns: string[]): void {
+  if (columns.length !== 1) return
+  const [only] = columns as [string]
+  const other = OTHER_SEPARATORS.find(([sep]) => only.split(sep).filter((part) => part.trim() !== '').length > 1)
+  if (!other) return
+  const shown = only.length > 100 ? `${only.slice(0, 100)}…` : only
+  throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header is one column, ${JSON.stringify(shown)}, whose names are separated by ${other[1]}: CSV separates columns by commas (RFC 4180; in a spreadsheet, choose the comma when saving)`)
+}
+
 /** A CSV export as its text arrives: a header, then one record per row, typed by the table's columns. */
 export async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
   const records = csvRecords(name, text)
@@ -16,6 +29,7 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
   const [header, ...afterHeader] = first.value
   const columns = header!.fields
+  refuseOtherSeparator(name, columns)
   if (columns.length > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header has ${columns.length} columns, more than ${MAX_KEYS} (a row of these tables has at most eight)`)
   const table = detectTable(name, columns)
   const mapping = columnMapping(table, columns)

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decode } from '../src/text/decode.js'
 import { validateText } from '../src/validate/validate.js'
 import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
@@ -137,72 +137,70 @@ describe('a dense text under the 64 MiB cap', () => {
 // site and diff hold a release's tables in memory: a table longer than a CR text can give is refused
 // as it is read (a 300,000-row rules export took 3.7 GB in site, 1.1 GB in diff), under a 512 MiB heap.
 describe('what site and diff hold is bounded as a CR text is', () => {
-  const rulesRows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ number: `${100 + Math.floor(i / 300)}.${(i % 300) + 1}`, text: `Rule ${i} of a crafted export.`, examples: [], index: i })).join('\n') + '\n'
-  const glossaryRows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ term: `Term ${i}`, definition: `Definition ${i}.`, index: i, see: [], obsolete: false })).join('\n') + '\n'
+  // 110,000 rules: over the 50,000 a release may hold, and two Parquet row groups (of 100,000).
+  const LONG = 110_000
+  const rules = Array.from({ length: LONG }, (_, i) => ({ number: `${100 + Math.floor(i / 300)}.${(i % 300) + 1}`, text: `Rule ${i} of a crafted export.`, examples: [] as string[], index: i }))
+  const jsonl = join(tmp, 'held-rules.jsonl')
+  const parquet = join(tmp, 'held-rules.parquet')
+  beforeAll(async () => {
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    writeFileSync(jsonl, rules.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    writeFileSync(parquet, writeParquet(RULES_TABLE, rules, 'test'))
+  })
+  const held = (command: string, file: string, table: string, limit: string) => `${command}: ${file} holds more than ${limit} rows of the ${table} table, more than ${command} holds in memory (validate checks a table of any size)\n`
 
-  it('site of a dataset folder whose rules (200,000 rows) or glossary (30,000) is longer: exit 2, one line', () => {
-    for (const [table, rows] of [['rules', rulesRows(200_000)], ['glossary', glossaryRows(30_000)]] as const) {
+  it('site of a dataset folder whose rules (110,000 rows) or glossary (30,000) is longer: exit 2, one line', () => {
+    const glossary = Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ term: `Term ${i}`, definition: `Definition ${i}.`, index: i, see: [], obsolete: false })).join('\n') + '\n'
+    for (const [table, rows, limit] of [['rules', readFileSync(jsonl, 'utf8'), '50,000'], ['glossary', glossary, '20,000']] as const) {
       const dir = datasetCopy('2026-08-07', mkdtempSync(join(tmp, 'held-')))
       // The site reads a table's JSONL first.
       writeFileSync(join(dir, `${table}.jsonl`), rows)
       const r = run(['site', dir, '--out', join(tmp, `held-site-${table}`)])
-      const limit = table === 'rules' ? '50,000' : '20,000'
-      expect([r.status, r.signal, r.stderr]).toEqual([2, null, `site: ${join(dir, `${table}.jsonl`)} holds more than ${limit} rows of the ${table} table, more than site holds in memory (validate checks a table of any size)\n`])
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, held('site', join(dir, `${table}.jsonl`), table, limit)])
     }
   }, 60_000)
 
-  it('diff of a rules export of 200,000 rows, in JSONL or Parquet: exit 2, one line; validate checks it', async () => {
-    const { writeParquet } = await import('../src/exports/parquet-write.js')
-    const { RULES_TABLE } = await import('../src/core/tables.js')
-    const jsonl = join(tmp, 'held-rules.jsonl')
-    const text = rulesRows(200_000)
-    writeFileSync(jsonl, text)
-    const parquet = join(tmp, 'held-rules.parquet')
-    writeFileSync(parquet, writeParquet(RULES_TABLE, text.trim().split('\n').map((l) => JSON.parse(l)), 'test'))
+  it('diff of a rules export of 110,000 rows, in JSONL or Parquet: exit 2, one line; validate checks it', () => {
     const published = join(builtDataset('2026-08-07'), 'rules.jsonl')
     for (const file of [jsonl, parquet]) {
       const r = run(['diff', published, file])
-      expect([r.status, r.signal, r.stderr]).toEqual([2, null, `diff: ${file} holds more than 50,000 rows of the rules table, more than diff holds in memory (validate checks a table of any size)\n`])
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, held('diff', file, 'rules', '50,000')])
     }
     expect(run(['validate', jsonl]).status).toBe(0)
   }, 60_000)
 
   // A reader that leaves a Parquet file in its first row group, or before reading any row, stops
   // its decoding worker: each of these printed its error line and then never exited.
-  it('a file of several Parquet row groups refused before its end (wrong table, wrong columns): exit 2 at once', async () => {
-    const { writeParquet } = await import('../src/exports/parquet-write.js')
-    const { RULES_TABLE } = await import('../src/core/tables.js')
-    const rules = writeParquet(RULES_TABLE, rulesRows(200_000).trim().split('\n').map((l) => JSON.parse(l)), 'test')
+  it('a file of several Parquet row groups refused before its end (wrong table, wrong columns, a refused row): exit 2 at once', async () => {
     const dir = mkdtempSync(join(tmp, 'groups-'))
     const history = join(dir, 'history')
     mkdirSync(history)
-    writeFileSync(join(history, 'rules_history.parquet'), rules)
+    copyFileSync(parquet, join(history, 'rules_history.parquet'))
     const dataset = datasetCopy('2026-08-07', mkdtempSync(join(tmp, 'groups-set-')))
     for (const ext of ['jsonl', 'csv', 'parquet', 'arrow']) rmSync(join(dataset, `rules_meta.${ext}`), { force: true })
-    writeFileSync(join(dataset, 'rules_meta.parquet'), rules)
+    copyFileSync(parquet, join(dataset, 'rules_meta.parquet'))
     const glossary = join(builtDataset('2026-08-07'), 'glossary.jsonl')
+    // A rules_history whose sixth row its schema refuses.
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    const { RULES_HISTORY_TABLE } = await import('../src/core/tables.js')
+    const real = readFileSync(join(builtHistory().out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const rows = Array.from({ length: LONG }, (_, i) => real[i % real.length])
+    rows[5] = { ...rows[5], text: '' }
+    const refused = join(dir, 'refused-row')
+    mkdirSync(refused)
+    writeFileSync(join(refused, 'rules_history.parquet'), writeParquet(RULES_HISTORY_TABLE, rows, 'test'))
     const cases: [string[], string][] = [
-      [['lineage', history, '100.1'], `lineage: ${join(history, 'rules_history.parquet')}: missing columns: release, rule_id, previous_number, change (validate it for the whole report)`],
-      [['site', dataset, '--out', join(dir, 'site')], `site: ${join(dataset, 'rules_meta.parquet')}: missing columns: chapter, chapter_title, section, section_title, parent, depth, line (validate it for the whole report)`],
+      [['lineage', history, '100.1'], `lineage: ${join(history, 'rules_history.parquet')}: missing columns: release, rule_id, previous_number, change (validate it for the whole report)\n`],
+      [['site', dataset, '--out', join(dir, 'site')], `site: ${join(dataset, 'rules_meta.parquet')}: missing columns: chapter, chapter_title, section, section_title, parent, depth, line (validate it for the whole report)\n`],
       [['validate', glossary, '--rules', join(history, 'rules_history.parquet')], `mtg-rules validate: --rules ${join(history, 'rules_history.parquet')} holds the rules_history table, not the rules (usage: `],
+      [['lineage', refused, '100.1'], `lineage: ${join(refused, 'rules_history.parquet')}: row 5: /text must NOT have fewer than 1 characters (validate it for the whole report)\n`],
     ]
     for (const [args, said] of cases) {
       const r = run(args)
       expect([args[0], r.status, r.signal, r.stderr.startsWith(said)], r.stderr).toEqual([args[0], 2, null, true])
     }
   }, 90_000)
-
-  it('lineage refusing a row in the first of several Parquet row groups: exit 2 at once', async () => {
-    const { writeParquet } = await import('../src/exports/parquet-write.js')
-    const { RULES_HISTORY_TABLE } = await import('../src/core/tables.js')
-    const history = readFileSync(join(builtHistory().out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    const rows = Array.from({ length: Math.ceil(150_000 / history.length) }, () => history).flat()
-    rows[5] = { ...rows[5], text: '' }
-    const dir = mkdtempSync(join(tmp, 'lineage-groups-'))
-    writeFileSync(join(dir, 'rules_history.parquet'), writeParquet(RULES_HISTORY_TABLE, rows, 'test'))
-    const r = run(['lineage', dir, '100.1'])
-    expect([r.status, r.signal, r.stderr]).toEqual([2, null, `lineage: ${join(dir, 'rules_history.parquet')}: row 5: /text must NOT have fewer than 1 characters (validate it for the whole report)\n`])
-  }, 60_000)
 })
 
 describe('a previous set that cannot be removed after the switch', () => {

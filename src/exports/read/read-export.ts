@@ -71,7 +71,6 @@ export async function readExport(name: string, bytes: Uint8Array, format: Export
 
 const PIECE = 1024 * 1024
 
-
 /** The whole file in a buffer of its own (it is moved to a worker later, so never the caller's). */
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = []
@@ -134,7 +133,7 @@ async function* columnBatches(
       offset += group.rowCount
     }
   } finally {
-    // Left before the end (the reader refused a row, or a table too long): the decoding stops too.
+    // A loop left before the end stops the decoding too; a reader that never starts one calls close().
     decoded.stop()
   }
 }

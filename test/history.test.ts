@@ -60,6 +60,28 @@ describe('mtg-rules history', () => {
     expect(existsSync(staging)).toBe(false)
   })
 
+  // What history writes, every command of the toolkit reads: with one release, rule_links links
+  // nothing (0 rows; its JSONL 0 bytes), which validate and site refused.
+  it('of a single release: validate finds it whole, site makes it, lineage reads it without its index', () => {
+    const newest = releases().at(-1)!
+    const dir = mkdtempSync(join(tmpdir(), 'archive-one-'))
+    copyFileSync(newest.path, join(dir, newest.file))
+    const out = join(mkdtempSync(join(tmpdir(), 'history-one-')), 'out')
+    const run = cli(['history', dir, '--out', out])
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stderr).toMatch(/rules_history \(\d+ rows, 1 release\)\n$/)
+    expect(readFileSync(join(out, 'rule_links.jsonl'), 'utf8')).toBe('')
+    const report = cli(['validate', out, '--json'])
+    expect(report.status, report.stdout.slice(0, 2000)).toBe(0)
+    expect(JSON.parse(report.stdout).filter((r: { source: { table: string } }) => r.source.table === 'rule_links').map((r: { valid: boolean; source: { rows: number } }) => [r.valid, r.source.rows])).toEqual([[true, 0], [true, 0], [true, 0]])
+    expect(cli(['site', out, '--out', join(out, '..', 'site')]).status).toBe(0)
+    rmSync(join(out, 'lineage-index.json'))
+    expect(cli(['lineage', out, '701.5']).stdout.split('\n')[2]).toMatch(/^lineage \d{4}-\d{2}-\d{2}:701\.\d+, 1 release$/)
+    // An empty file of a table that may not be empty is still refused as such.
+    writeFileSync(join(out, 'rules_history.jsonl'), '')
+    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stderr).toMatch(/is empty \(0 bytes\)/)
+  })
+
   it('goes on past a corrupted release, and exits 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'archive-'))
     for (const r of releases()) copyFileSync(r.path, join(dir, r.file))

@@ -14,6 +14,8 @@ export interface ColumnSpec {
 export interface TableSpec {
   name: string
   columns: ColumnSpec[]
+  /** Its export may hold no rows and still be whole (every other table's export with none is an error). */
+  mayBeEmpty?: true
 }
 
 export type TableRow = Record<string, string | number | boolean | string[] | null>
@@ -80,13 +82,14 @@ export const RULES_HISTORY_TABLE: TableSpec = {
   ],
 }
 
-/** Every table a build exports, rules first. */
 /**
  * The links between rules of consecutive releases that `history` writes: every rule continued from
- * one of the release before, and the splits and merges a single previous_number cannot say.
+ * one of the release before, and the splits and merges a single previous_number cannot say. A
+ * history of one release links nothing.
  */
 export const RULE_LINKS_TABLE: TableSpec = {
   name: 'rule_links',
+  mayBeEmpty: true,
   columns: [
     { name: 'release', type: 'string' },
     { name: 'number', type: 'string' },
@@ -97,6 +100,7 @@ export const RULE_LINKS_TABLE: TableSpec = {
   ],
 }
 
+/** Every table a build exports, rules first. */
 export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES_TABLE]
 
 /** Every table an export may hold: a build's, and the history's. */

@@ -59,7 +59,7 @@ export function lineageHeader(t: LineageTarget, shown: string[]): string {
 }
 
 export function versionLines(id: string, versions: LineageRow[], safe: (s: string) => string): string[] {
-  const lines = [`lineage ${id}, ${versions.length} releases`, '']
+  const lines = [`lineage ${id}, ${versions.length} release${versions.length === 1 ? '' : 's'}`, '']
   for (const v of versions) {
     const renumbered = v.previous_number !== null && v.previous_number !== v.number ? ` (was ${v.previous_number})` : ''
     lines.push(`${v.release}  ${v.number}${renumbered}  ${v.change}`)

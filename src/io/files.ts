@@ -4,6 +4,7 @@ import { isAbsolute, relative, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
+import { emptyIsNoRows } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
 import { ioSettings, timeLimit } from './settings.js'
 
@@ -107,7 +108,7 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<E
     })()
   }
   checkSize(path, st.size, maxBytes)
-  if (st.size === 0) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
+  if (st.size === 0 && !emptyIsNoRows(path)) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
   // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
   // read the chunks; a stream is opened only when read.
   const file = fileRef(path, st.size)

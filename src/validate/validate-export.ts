@@ -1,4 +1,5 @@
 import { EtlError } from '../core/errors.js'
+import { detectTable } from '../core/tables.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import type { ExportChunks, ValidateOptions } from './options.js'
 import type { Report, SourceKind } from '../core/report.js'
@@ -32,6 +33,14 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format) return format
   throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl, .csv or .arrow`)
+}
+
+/**
+ * A file whose 0 bytes are a whole export: JSONL (no header to write) of a table that may hold no
+ * rows, told by its name (`rule_links.jsonl` of a one-release history). Any other empty file is refused.
+ */
+export function emptyIsNoRows(name: string): boolean {
+  return EXPORT_FILE.test(name) && sourceKindOf(name) === 'jsonl' && detectTable(name, []).mayBeEmpty === true
 }
 
 export function exportFormatOf(name: string): ExportFormat {

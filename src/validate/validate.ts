@@ -5,7 +5,7 @@ import { parseDocument } from '../text/parse.js'
 import { decode, splitLines } from '../text/decode.js'
 import { readExport, type ExportRecords } from '../exports/read/read-export.js'
 import { makeReport, type Report } from '../core/report.js'
-import { exportFormatOf, sourceKindOf, validateExportStream, type ValidateOptions } from './validate-export.js'
+import { emptyIsNoRows, exportFormatOf, sourceKindOf, validateExportStream, type ValidateOptions } from './validate-export.js'
 
 export { exportFormatOf, sourceKindOf, validateExportStream, type ExportChunks, type ValidateOptions } from './validate-export.js'
 
@@ -16,7 +16,7 @@ export { exportFormatOf, sourceKindOf, validateExportStream, type ExportChunks, 
 export async function readExportFile(name: string, bytes: Uint8Array, heldBy?: string): Promise<ExportRecords> {
   requireNamedBytes('readExportFile', name, bytes)
   const format = exportFormatOf(name)
-  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  if (bytes.length === 0 && !emptyIsNoRows(name)) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
   return readExport(name, bytes, format, heldBy)
 }
 
@@ -24,7 +24,7 @@ export async function readExportFile(name: string, bytes: Uint8Array, heldBy?: s
 export async function validateSource(name: string, bytes: Uint8Array, options: ValidateOptions = {}): Promise<Report> {
   requireNamedBytes('validateSource', name, bytes)
   if (sourceKindOf(name) === 'cr-text') return validateText(name, bytes, options)
-  if (bytes.length === 0) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
+  if (bytes.length === 0 && !emptyIsNoRows(name)) throw new EtlError('INPUT_EMPTY', `read: ${name} is empty (0 bytes)`)
   const chunks = async function* () {
     yield bytes
   }

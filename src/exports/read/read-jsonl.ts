@@ -127,7 +127,8 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
     return null
   }
   const first = await nextBatch()
-  const columns = first ? Object.keys(first[0]!.record) : []
+  // No row, no column to miss: the table is told by the file's name, and the rows check says it is empty.
+  const columns = first ? Object.keys(first[0]!.record) : detectTable(name, []).columns.map((c) => c.name)
   const mapping = columnMapping(detectTable(name, columns), columns)
   const inHeader = new Set(columns)
   const late = new Set<string>()

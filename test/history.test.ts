@@ -82,6 +82,23 @@ describe('mtg-rules history', () => {
     expect(cli(['validate', join(out, 'rules_history.jsonl')]).stderr).toMatch(/is empty \(0 bytes\)/)
   })
 
+  it('where no release builds: the table says why, exit 1, and nothing is written (an earlier history stays)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'archive-none-'))
+    writeFileSync(join(dir, 'notes.txt'), 'Not a rules text.\n')
+    const out = join(mkdtempSync(join(tmpdir(), 'history-none-')), 'out')
+    const run = cli(['history', dir, '--out', out])
+    expect([run.status, run.stderr.split('\n').at(-2)]).toEqual([1, `history: no release of ${dir} could be built (1 tried): nothing written (${out} is as it was)`])
+    expect(run.stdout).toContain('notes.txt: parse: notes.txt is not a Comprehensive Rules text')
+    expect(existsSync(out)).toBe(false)
+    const newest = releases().at(-1)!
+    const good = mkdtempSync(join(tmpdir(), 'archive-one-'))
+    copyFileSync(newest.path, join(good, newest.file))
+    expect(cli(['history', good, '--out', out]).status).toBe(0)
+    const before = readFileSync(join(out, 'manifest.json'))
+    expect(cli(['history', dir, '--out', out]).status).toBe(1)
+    expect(readFileSync(join(out, 'manifest.json'))).toEqual(before)
+  })
+
   it('goes on past a corrupted release, and exits 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'archive-'))
     for (const r of releases()) copyFileSync(r.path, join(dir, r.file))

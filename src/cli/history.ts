@@ -26,6 +26,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   progress?.stop()
   const rows = result.releases
   const failed = rows.filter((r) => !r.ok).length
+  if (!result.written) return ok(renderHistoryTable(rows) + '\n', `history: no release of ${safeText(positionals[0]!)} could be built (${rows.length} tried): nothing written (${safeText(values.out)} is as it was)\n`, 1)
   const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${result.seconds.toFixed(1)} s; wrote ${safeText(join(values.out, 'history.json'))}, history.csv and rules_history (${result.historyRows} rows, ${result.historyReleases} release${result.historyReleases === 1 ? '' : 's'})\n`
   return ok(renderHistoryTable(rows) + '\n', summary + result.notes.map((n) => n + '\n').join(''), failed > 0 ? 1 : 0)
 }

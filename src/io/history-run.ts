@@ -46,6 +46,8 @@ export interface HistoryResult {
   /** Rows of rules_history, and the releases it holds (one per effective date that built). */
   historyRows: number
   historyReleases: number
+  /** False when no release built: nothing was written, and the output folder is as it was. */
+  written: boolean
   seconds: number
   /**
    * Where the lineage of two releases is incomplete, the matcher having stopped at its bound; what
@@ -157,9 +159,10 @@ export async function buildHistory(archive: string, out: string, options: Histor
       b.outcome.rows = []
     }
     const rows: HistoryRow[] = done
+    // No release built: a history of nothing would replace whatever the folder held.
     if (historyRows === 0) {
-      await staging.append('rules_history.jsonl', new Uint8Array())
-      await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
+      staging.abort()
+      return { releases: rows, historyRows, historyReleases: 0, written: false, seconds: (performance.now() - started) / 1000, notes }
     }
     // Not pretty-printed: three numbers a row.
     await staging.write(LINEAGE_INDEX_FILE, new TextEncoder().encode(JSON.stringify(lineageIndex.finish()) + '\n'))
@@ -187,7 +190,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
     await staging.write('history.csv', historyCsv(rows))
     const leftover = staging.commit()
     if (leftover) notes.push(leftover)
-    return { releases: rows, historyRows, historyReleases: listed.length, seconds: (performance.now() - started) / 1000, notes }
+    return { releases: rows, historyRows, historyReleases: listed.length, written: true, seconds: (performance.now() - started) / 1000, notes }
   } catch (e) {
     staging.abort()
     throw e

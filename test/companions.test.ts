@@ -335,3 +335,30 @@ describe('references say where a citation stands', () => {
     expect(new Set(refs.map((x) => x.location.replace(/\d+$/, 'N')))).toEqual(new Set(['text', 'definition', ...(refs.some((x) => x.location.startsWith('example')) ? ['example N'] : [])]))
   })
 })
+
+// What build writes, validate and site read: a text whose Glossary holds no entry and that cites no
+// rule builds empty glossary and references tables (their JSONL 0 bytes), which validate called
+// invalid and site refused, while build called the text valid.
+describe('a text with no glossary entry and no citation', () => {
+  it('builds; validate finds the folder valid, the two tables empty; site makes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'empty-tables-'))
+    const text = join(dir, 'MagicCompRules 20010105.txt')
+    const lines = ['Magic: The Gathering Comprehensive Rules', '', 'These rules are effective as of January 5, 2001.', '', 'Contents', '', '1. Game Concepts', '100. General', 'Glossary', 'Credits', '', '1. Game Concepts', '', '100. General', '', '100.1. Rule one says a thing.', '', '100.2. Rule two says another thing.', '', 'Glossary', '', 'Credits', '', 'Someone']
+    writeFileSync(text, lines.join('\n') + '\n')
+    const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
+    const out = join(dir, 'out')
+    const build = cli(['build', text, '--out', out, '--arrow'])
+    expect(build.stderr).toMatch(/^build: wrote 19 files to .* \(2 rules, 0 examples, 0 glossary entries, /m)
+    expect(readFileSync(join(out, 'glossary.jsonl'), 'utf8')).toBe('')
+    const validate = cli(['validate', out, '--json'])
+    expect(validate.status, validate.stdout.slice(0, 3000)).toBe(0)
+    const empty = JSON.parse(validate.stdout).filter((r: { source: { rows: number } }) => r.source.rows === 0)
+    expect(empty.map((r: { valid: boolean; source: { table: string; kind: string } }) => `${r.source.table}.${r.source.kind} ${r.valid}`).sort()).toEqual(
+      ['glossary', 'references'].flatMap((t) => ['arrow', 'csv', 'jsonl', 'parquet'].map((f) => `${t}.${f} true`)),
+    )
+    expect(cli(['site', out, '--out', join(dir, 'site')]).status).toBe(0)
+    // The rules table is never empty: an empty rules export is still refused.
+    writeFileSync(join(dir, 'rules.jsonl'), '')
+    expect(cli(['validate', join(dir, 'rules.jsonl')]).stderr).toMatch(/is empty \(0 bytes\)/)
+  })
+})

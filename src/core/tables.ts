@@ -14,7 +14,10 @@ export interface ColumnSpec {
 export interface TableSpec {
   name: string
   columns: ColumnSpec[]
-  /** Its export may hold no rows and still be whole (every other table's export with none is an error). */
+  /**
+   * Its export may hold no rows and still be whole, as build and history write it (every other
+   * table's export with none is an error: a release always has rules).
+   */
   mayBeEmpty?: true
 }
 
@@ -30,8 +33,10 @@ export const RULES_TABLE: TableSpec = {
   ],
 }
 
+/** A text whose Glossary section holds no entry builds an empty glossary. */
 export const GLOSSARY_TABLE: TableSpec = {
   name: 'glossary',
+  mayBeEmpty: true,
   columns: [
     { name: 'term', type: 'string' },
     { name: 'definition', type: 'string', prose: true },
@@ -55,8 +60,10 @@ export const RULES_META_TABLE: TableSpec = {
   ],
 }
 
+/** A text that cites no rule builds an empty references table. */
 export const REFERENCES_TABLE: TableSpec = {
   name: 'references',
+  mayBeEmpty: true,
   columns: [
     { name: 'source', type: 'string' },
     { name: 'target', type: 'string' },

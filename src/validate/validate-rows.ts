@@ -55,8 +55,10 @@ async function reportOf(name: string, format: ExportFormat, stream: ExportStream
       rows += batch.length
     }
   }
-  // An export without rows is never a dataset, whatever its header says.
+  // An export without rows is no dataset, whatever its header says, unless its table may have none
+  // (tables.ts); then a note, since an empty JSONL file is also what a file cut to nothing looks like.
   if (rows === 0 && !stream.table.mayBeEmpty) found.push(diagnostics.structure(`the export holds no rows`, 'error'))
+  else if (rows === 0) notes.push(`no rows, which the ${stream.table.name} table may have; a file cut to nothing reads the same (a dataset folder's manifest tells them apart)`)
   const all = sortDiagnostics([...stream.diagnostics, ...stream.lateDiagnostics(), ...found])
   return makeReport({ file: name, kind: format, table: stream.table.name, rows }, all, options.strict ?? false, notes)
 }

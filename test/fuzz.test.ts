@@ -4,6 +4,7 @@ import { buildDataset } from '../src/build/build.js'
 import { EtlError } from '../src/core/errors.js'
 import { decode, splitLines } from '../src/text/decode.js'
 import { readExport } from '../src/exports/read/read-export.js'
+import { validateSource } from '../src/validate/validate.js'
 import { readBytes, releases } from './helpers/shared.js'
 
 // `make test` runs a share of the cases; `make fuzz` sets FUZZ_RUNS=10000.
@@ -117,6 +118,12 @@ describe(`fuzzing the build with mutated real CR texts (${RUNS} cases)`, () => {
           const file = result.files.find((f) => f.name === `rules.${format}`)!
           const read = await readExport(`rules.${format}`, file.bytes, format)
           expect(read.records.map((r) => r.record), format).toEqual(result.rows)
+        }
+        // What build writes, validate reads: every table's file is read (an empty glossary was
+        // refused), and a text build calls valid gives files validate calls valid.
+        for (const file of result.files.filter((f) => /\.(?:parquet|jsonl|csv)$/.test(f.name))) {
+          const report = await validateSource(file.name, file.bytes)
+          if (result.report.valid) expect(report.valid, `${file.name}: ${JSON.stringify(report.diagnostics.slice(0, 3))}`).toBe(true)
         }
       }),
       { numRuns: RUNS, ...SEED },

@@ -357,8 +357,15 @@ describe('a text with no glossary entry and no citation', () => {
       ['glossary', 'references'].flatMap((t) => ['arrow', 'csv', 'jsonl', 'parquet'].map((f) => `${t}.${f} true`)),
     )
     expect(cli(['site', out, '--out', join(dir, 'site')]).status).toBe(0)
-    // The rules table is never empty: an empty rules export is still refused.
+    // The rules table is never empty: an empty rules export is an error, as a header-only CSV is; an
+    // empty file that no name tells the table of is refused.
     writeFileSync(join(dir, 'rules.jsonl'), '')
-    expect(cli(['validate', join(dir, 'rules.jsonl')]).stderr).toMatch(/is empty \(0 bytes\)/)
+    writeFileSync(join(dir, 'rules.csv'), 'number,text,examples,index\r\n')
+    for (const name of ['rules.jsonl', 'rules.csv']) {
+      const empty = cli(['validate', join(dir, name)])
+      expect([empty.status, empty.stdout]).toEqual([1, `${join(dir, name)}: INVALID, 0 rows, 1 errors, 0 warnings (1 structure)\nerror structure: the export holds no rows\n`])
+    }
+    writeFileSync(join(dir, 'export.jsonl'), '')
+    expect(cli(['validate', join(dir, 'export.jsonl')]).stderr).toMatch(/^read: .*export\.jsonl is empty \(0 bytes\)\n$/)
   })
 })

@@ -78,9 +78,9 @@ describe('mtg-rules history', () => {
     expect(cli(['site', out, '--out', join(out, '..', 'site')]).status).toBe(0)
     rmSync(join(out, 'lineage-index.json'))
     expect(cli(['lineage', out, '701.5']).stdout.split('\n')[2]).toMatch(/^lineage \d{4}-\d{2}-\d{2}:701\.\d+, 1 release$/)
-    // An empty file of a table that may not be empty is still refused as such.
+    // An empty file of a table that may not be empty is an error.
     writeFileSync(join(out, 'rules_history.jsonl'), '')
-    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stderr).toMatch(/is empty \(0 bytes\)/)
+    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stdout).toMatch(/: INVALID, 0 rows, 1 errors, .*\nnote: read as the rules_history table\nerror structure: the export holds no rows\n$/)
   })
 
   it('where no release builds: the table says why, exit 1, and nothing is written (an earlier history stays)', () => {

@@ -113,10 +113,15 @@ export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES
 /** Every table an export may hold: a build's, and the history's. */
 export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE, RULE_LINKS_TABLE]
 
+/** The table a file's name gives: `glossary.jsonl` → glossary; undefined for another name. */
+export function tableNamed(name: string): TableSpec | undefined {
+  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
+  return ALL_TABLES.find((t) => t.name === stem)
+}
+
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
 export function detectTable(name: string, columns: string[]): TableSpec {
-  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
-  const byName = ALL_TABLES.find((t) => t.name === stem)
+  const byName = tableNamed(name)
   if (byName) return byName
   const has = new Set(columns)
   const scored = ALL_TABLES.map((t) => ({ t, hits: t.columns.filter((c) => has.has(c.name)).length }))

@@ -1,5 +1,5 @@
 import { EtlError } from '../core/errors.js'
-import { detectTable } from '../core/tables.js'
+import { tableNamed } from '../core/tables.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import type { ExportChunks, ValidateOptions } from './options.js'
 import type { Report, SourceKind } from '../core/report.js'
@@ -36,11 +36,12 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
 }
 
 /**
- * A file whose 0 bytes are a whole export: JSONL (no header to write) of a table that may hold no
- * rows, told by its name (`rule_links.jsonl` of a one-release history). Any other empty file is refused.
+ * A file whose 0 bytes are an export of no rows: JSONL (it has no header to write) named after its
+ * table (`rule_links.jsonl` of a one-release history), whose rows check then says whether the table
+ * may be empty. Any other empty file is refused: nothing tells what it holds.
  */
 export function emptyIsNoRows(name: string): boolean {
-  return EXPORT_FILE.test(name) && sourceKindOf(name) === 'jsonl' && detectTable(name, []).mayBeEmpty === true
+  return EXPORT_FILE.test(name) && sourceKindOf(name) === 'jsonl' && tableNamed(name) !== undefined
 }
 
 export function exportFormatOf(name: string): ExportFormat {

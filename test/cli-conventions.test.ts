@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
+import { EXPORT_EXTENSIONS } from '../src/validate/validate-export.js'
 import { builtDataset } from './helpers/built.js'
 import { cli, snapshot } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
@@ -61,6 +62,12 @@ describe('help and version, like git and ripgrep', () => {
   it('-V prints the version from package.json', () => {
     const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
     expect(cli(['-V'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
+  })
+
+  it('names every export extension validate takes, in its help and its errors (.ndjson and .feather were left out)', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-dataset-'))
+    const said = [cli(['validate', '--help']).stdout, cli(['validate', 'rules.json']).stderr, cli(['validate', empty]).stderr]
+    for (const text of said) for (const [ext] of EXPORT_EXTENSIONS) expect(text, text).toMatch(new RegExp(`\\.${ext}\\b`))
   })
 
   it('suggests the nearest command for a typo', () => {

@@ -1,3 +1,5 @@
+import { EXPORT_EXTENSIONS_SAID } from '../validate/validate-export.js'
+
 /** What each command takes: printed by `mtg-rules CMD --help`, `mtg-rules help CMD`, and after a usage mistake. */
 export const COMMAND_HELP = {
   build: `Usage: mtg-rules build FILE [--out DIR] [--allow-errors] [--strict] [--arrow] [--force] [--timings]
@@ -17,9 +19,10 @@ Options:
   --debug           print a stack trace on an internal error`,
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--exact]
 
-Check CR text (.txt), exports (.parquet, .jsonl, .csv, .arrow) of any table, or a dataset folder
-(every table in it, companions against the rules beside them, manifest.json verified). Every row of
-a file goes through every check once; the row schemas in schemas/ decide what a valid row is.
+Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}),
+or a dataset folder (every table in it, companions against the rules beside them, manifest.json
+verified). Every row of a file goes through every check once; the row schemas in schemas/ decide
+what a valid row is.
 
 Options:
   --json            the report as JSON (several paths: an array of reports)

@@ -7,7 +7,7 @@ import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
-import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
@@ -69,7 +69,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   // or train-*.parquet at the top. Which table each holds is told by its columns.
   const names = (named.length > 0 ? named : huggingFaceFiles(root, dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const hasManifest = existsSync(join(dir, 'manifest.json'))
-  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no .parquet, .jsonl, .csv or .arrow file, no manifest.json)`)
+  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)`)
   const reports: Report[] = []
   // The companions are checked against the numbers of a rules file, taken as it is validated (each
   // is read once): the first of these, in EXPORT_EXTENSIONS' order, read to its end as the rules table.

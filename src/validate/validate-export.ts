@@ -24,6 +24,8 @@ export const EXPORT_EXTENSIONS: readonly (readonly [string, ExportFormat])[] = [
 
 /** A name that ends in an export's extension: `(?:jsonl|ndjson|…)`, for a regular expression. */
 export const EXPORT_EXTENSION_PATTERN = `(?:${EXPORT_EXTENSIONS.map(([ext]) => ext).join('|')})`
+/** The export extensions as a message names them: `.jsonl, .ndjson, … or .feather`. */
+export const EXPORT_EXTENSIONS_SAID = EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`).join(', ').replace(/, ([^,]*)$/, ' or $1')
 export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
 
 /** Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS). */
@@ -32,7 +34,7 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   if (ext === 'txt') return 'cr-text'
   const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format) return format
-  throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text), .parquet, .jsonl, .csv or .arrow`)
+  throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}`)
 }
 
 /**

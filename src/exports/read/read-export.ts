@@ -101,7 +101,9 @@ async function* utf8Text(name: string, chunks: AsyncIterable<Uint8Array>, head?:
     yield decoder.decode()
   } catch (e) {
     if (e instanceof EtlError) throw e
-    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not valid UTF-8`)
+    // Spreadsheets save "Unicode text" as UTF-16, which begins with its byte order mark.
+    const utf16 = (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)
+    throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not valid UTF-8${utf16 ? ': it is UTF-16 (it begins with the byte order mark of UTF-16); save it as UTF-8' : ''}`)
   }
 }
 

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { MAX_ROW_CHARS } from '../src/core/limits.js'
 import { decode } from '../src/text/decode.js'
 import { validateText } from '../src/validate/validate.js'
 import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
@@ -119,6 +120,31 @@ describe('a dense text under the 64 MiB cap', () => {
     const r = run(['build', file, '--out', join(tmp, 'dense-out')], 60)
     expect([r.status, r.signal]).toEqual([2, null])
     expect(r.stderr).toBe('parse: the text holds more than 50,000 numbered rules (a published release has about 3,200); refused\n')
+  }, 90_000)
+
+  // A row the build writes must be one the readers take: a rule of 3.5 million words was written
+  // to rules.jsonl as a line that validate then refused (longer than MAX_JSONL_LINE).
+  it('a line, a rule or a glossary entry over MAX_ROW_CHARS: refused; just under, built and valid in every format', () => {
+    const text = new TextDecoder().decode(readBytes(release('2026-08-07').path))
+    const words = (chars: number) => 'word '.repeat(Math.ceil(chars / 5)).slice(0, chars).trim() + '.'
+    const cases: [string, string, RegExp][] = [
+      ['long-line.txt', text.replace('\n100.2. ', `\n100.1z. ${words(MAX_ROW_CHARS + 10)}\n\n100.2. `), /^parse: line \d+ holds more than 1,000,000 characters \(a published rule has at most about 3,000\): no export reader would take its row; refused\n$/],
+      ['long-rule.txt', text.replace('\n100.2. ', `\n100.1z. Start.\n\n${Array(4).fill(words(MAX_ROW_CHARS / 3)).join('\n\n')}\n\n100.2. `), /^parse: rule 100\.1z \(line \d+\) holds more than 1,000,000 characters /],
+      ['long-entry.txt', `${text.slice(0, text.lastIndexOf('\nCredits'))}\nLong Term\n${Array(4).fill(words(MAX_ROW_CHARS / 3)).join('\n')}\n${text.slice(text.lastIndexOf('\nCredits'))}`, /^parse: the glossary entry on line \d+ holds more than 1,000,000 characters /],
+    ]
+    for (const [name, body, said] of cases) {
+      const file = join(tmp, name)
+      writeFileSync(file, body)
+      const r = run(['build', file, '--out', join(tmp, `${name}-out`)])
+      expect([name, r.status, r.signal]).toEqual([name, 2, null])
+      expect(r.stderr).toMatch(said)
+    }
+    const file = join(tmp, 'long-but-under.txt')
+    writeFileSync(file, text.replace('\n100.2. ', `\n100.1z. ${words(MAX_ROW_CHARS - 10)}\n\n100.2. `))
+    const out = join(tmp, 'long-but-under-out')
+    expect(run(['build', file, '--out', out]).status).toBe(0)
+    const validate = run(['validate', out])
+    expect(validate.status, validate.stdout.slice(0, 2000)).toBe(0)
   }, 90_000)
 
   it('30,000 glossary entries: refused in one line by build and validate', () => {

@@ -12,6 +12,12 @@ export const MAX_TEXT_RULES = 50_000
  * writes that table in every format in memory, ~1.6 KB a row (a million took 1.6 GB).
  */
 export const MAX_TEXT_CITATIONS = 100_000
+/**
+ * Characters a line, a rule (its text and examples) or a glossary entry of a CR text may hold: a
+ * published rule has at most ~3,000. The row written from it stays within what the export readers
+ * take (MAX_JSONL_LINE, MAX_CSV_RECORD: even at 6 bytes a character, escaped, ~6 MB).
+ */
+export const MAX_ROW_CHARS = 1_000_000
 /** Glossary entries a CR text may hold: a published release has about 740 (a site of 80,000 peaked at ~1 GB). */
 export const MAX_TEXT_GLOSSARY = 20_000
 /** rules_history (and rule_links) rows `site` holds: ~3,200 a release, ~420,000 for 130 releases. */

@@ -2,6 +2,8 @@ import { boundedDiagnostics } from '../core/bounded.js'
 import { daysInMonth } from '../core/calendar.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
+import { MAX_ROW_CHARS } from '../core/limits.js'
+import { thousands } from '../core/report-format.js'
 import { CHAPTER, EXAMPLE, parseBody, RULE, SECTION } from './parse-body.js'
 import { parseGlossary } from './parse-glossary.js'
 import { sourceLines, type SourceLine } from './source-lines.js'
@@ -18,6 +20,8 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 export function parseDocument(lines: string[], name = 'input'): CrDocument {
   // Bounded: a text of millions of stray lines gives 1,000 warnings and a count, not millions of objects.
   const diags = boundedDiagnostics()
+  const long = lines.findIndex((l) => l.length > MAX_ROW_CHARS)
+  if (long >= 0) throw tooLong(`line ${long + 1}`)
   const firstRule = lines.findIndex((l) => RULE.test(l.trim()))
   if (firstRule < 0) {
     throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} line${lines.length === 1 ? '' : 's'})`)
@@ -42,6 +46,9 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   const sections = reconcileHeadings(body.sections, contents, 'section', diags)
   const glossaryLines = glossaryAt >= 0 ? sourceLines(lines, glossaryAt + 1, creditsAt >= 0 ? creditsAt : lines.length, diags) : []
   const glossary = parseGlossary(glossaryLines, wrapped, diags)
+  // Every row the build writes must be one the export readers take.
+  for (const r of body.rules) if (charsOf(r.textLines) + charsOf(r.examples) > MAX_ROW_CHARS) throw tooLong(`rule ${r.number} (line ${r.line})`)
+  for (const g of glossary) if (g.term.length + g.definition.length > MAX_ROW_CHARS) throw tooLong(`the glossary entry on line ${g.line}`)
   return {
     effectiveDate: findEffectiveDate(lines),
     wrapped,
@@ -53,6 +60,11 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
     diagnostics: diags,
   }
 }
+
+const charsOf = (parts: string[]) => parts.reduce((n, p) => n + p.length, 0)
+
+const tooLong = (what: string) =>
+  new EtlError('INPUT_TOO_LARGE', `parse: ${what} holds more than ${thousands(MAX_ROW_CHARS)} characters (a published rule has at most about 3,000): no export reader would take its row; refused`)
 
 function isHeadingOrBlank(line: string): boolean {
   const s = line.trim()

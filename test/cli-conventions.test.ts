@@ -151,6 +151,17 @@ describe('--format github', () => {
     if (firstWarning >= 0) expect(lastError).toBeLessThan(firstWarning)
     expect(lines[0]).toMatch(/^::error file=gh\/rules\.jsonl,line=\d+,title=duplicate-number /)
     expect(readFileSync(summary, 'utf8')).toMatch(/^## mtg-rules validate\n[\s\S]*\| gh\/rules\.jsonl|rules\.jsonl/)
+    // GitHub attaches an annotation by the path from the repository's root, however the file was
+    // named: relative with ./ or ../, from another working directory; an unreadable one too.
+    mkdirSync(join(tmp, 'sub'), { recursive: true })
+    const env = { ...process.env, GITHUB_WORKSPACE: tmp, GITHUB_STEP_SUMMARY: summary }
+    for (const [cwd, given] of [[tmp, './gh/rules.jsonl'], [join(tmp, 'sub'), '../gh/rules.jsonl'], [join(tmp, 'sub'), join(tmp, 'gh', '.', 'rules.jsonl')]] as const) {
+      const from = spawnSync(process.execPath, [CLI, 'validate', given, '--format', 'github'], { cwd, encoding: 'utf8', env })
+      expect(from.stdout.split('\n')[0], given).toMatch(/^::error file=gh\/rules\.jsonl,line=\d+,title=duplicate-number /)
+    }
+    writeFileSync(join(tmp, 'gh', 'rules.csv'), '')
+    const unreadable = spawnSync(process.execPath, [CLI, 'validate', './gh/rules.csv', '--format', 'github'], { cwd: tmp, encoding: 'utf8', env })
+    expect(unreadable.stdout).toMatch(/^::error file=gh\/rules\.csv,title=mtg-rules validate::read: \.\/gh\/rules\.csv is empty/)
   })
 
   it('names the row of a Parquet export in the title', () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { CommandResult } from './_shared.js'
+import { annotatedPath, type CommandResult } from './_shared.js'
 import { COMMAND_HELP, isCommand, nearestCommand, USAGE, type CommandName } from './help.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
@@ -73,7 +73,7 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
       if (e.code === 'USAGE' || !githubFormat(rest)) return result
       // The file the error is about, when the command was given one: the annotation lands on it.
       const paths = rest.filter((a, i) => !a.startsWith('-') && !(i > 0 && ['--format', '--rules', '--out', '--at'].includes(rest[i - 1]!)))
-      const file = paths.length === 1 ? `file=${escapeProperty(paths[0]!)},` : ''
+      const file = paths.length === 1 ? `file=${escapeProperty(annotatedPath(paths[0]!))},` : ''
       return { ...result, stdout: `::error ${file}title=mtg-rules ${command}::${escapeAnnotation(message)}\n` }
     }
     const err = e as Error & { code?: string }

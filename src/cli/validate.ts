@@ -1,5 +1,4 @@
 import { appendFileSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
@@ -9,7 +8,7 @@ import { describeFsError } from '../io/fs-errors.js'
 import { readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
 import { RULES_TABLE, TABLES } from '../core/tables.js'
-import { ok, type CommandResult } from './_shared.js'
+import { annotatedPath, ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules validate PATH... */
 export async function run(args: string[]): Promise<CommandResult> {
@@ -53,8 +52,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   let summaryFailure = ''
   if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)
   else if (format === 'github') {
-    const workspace = process.env.GITHUB_WORKSPACE
-    text = reports.map((r) => formatGithub(r, workspace ? { workspace: resolve(workspace) } : {})).filter((t) => t !== '').join('\n')
+    text = reports.map((r) => formatGithub({ ...r, source: { ...r.source, file: annotatedPath(r.source.file) } })).filter((t) => t !== '').join('\n')
     summaryFailure = writeJobSummary(process.env.GITHUB_STEP_SUMMARY, reports)
   } else text = reports.map((r) => formatReport(r)).join('\n\n')
   // The worst outcome: a file that could not be read at all is unusable input (2), even beside others;

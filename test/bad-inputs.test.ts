@@ -180,13 +180,27 @@ describe('an interrupted build', () => {
     const writing = () => staging().some((s) => readdirSync(join(tmp, s)).length > 0)
     for (let i = 0; i < 400 && !writing(); i++) await new Promise((res) => setTimeout(res, 25))
     expect(writing()).toBe(true)
+    let stderr = ''
+    child.stderr!.on('data', (d) => (stderr += d))
     child.kill(signal)
-    const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)))
+    const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)))
     expect(code).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal])
-    expect(readdirSync(tmp).filter((n) => n.startsWith('.out.'))).toEqual([])
+    // Rarely (a write on Node's threads adds a file while the staging folder is removed), a folder is
+    // left, as docs/reliability.md says: then one line says so, and the next run sweeps it.
+    const left = readdirSync(tmp).filter((n) => n.startsWith('.out.'))
+    if (left.length > 0) {
+      expect(left).toEqual([expect.stringMatching(/^\.out\.staging-\d+-[0-9a-f]+-aborted$/)])
+      expect(stderr).toMatch(/^mtg-rules: interrupted; a temporary file or folder was left \(.*\); the next run removes it$/m)
+    }
     // Only the marker of the build that wrote the folder (see output-folder.ts), as before.
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual(['.mtg-rules-etl.json'])
     expect(snapshot(out)).toEqual(before)
     expect(existsSync(join(out, 'rules.arrow'))).toBe(false)
+    // What was left, the next run into the folder sweeps (rebuilt from the same text: the same bytes).
+    if (left.length > 0) {
+      expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+      expect(readdirSync(tmp).filter((n) => n.startsWith('.out.'))).toEqual([])
+      expect(snapshot(out)).toEqual(before)
+    }
   })
 })

@@ -427,6 +427,40 @@ describe('text that is not valid UTF-8', () => {
   })
 })
 
+describe('an index past 2^53 (a 64-bit integer in Parquet and Arrow, digits in JSONL and CSV)', () => {
+  it('gets the same report in every format: one index error, never also a schema error', async () => {
+    const { Field, Int64, List, Table, Utf8, tableToIPC, vectorFromArray } = await import('apache-arrow')
+    const { RULES_TABLE } = await import('../src/core/tables.js')
+    const { writeJsonl } = await import('../src/exports/jsonl-write.js')
+    const { writeCsv } = await import('../src/exports/csv-write.js')
+    const { writeParquet } = await import('../src/exports/parquet-write.js')
+    // Real rows; the 3rd row's index 2^53 + 1, which a double cannot hold (JSON readers make it 2^53).
+    const rows = built.tables[0]!.rows.slice(0, 3)
+    const indexes = [0n, 1n, 2n ** 53n + 1n]
+    const digits = (bytes: Uint8Array, at: number) => enc(new TextDecoder().decode(bytes).replace(new RegExp(`(?<=[,:])${at}(?=[}\\r\\n])`), String(indexes[at])))
+    const files: [string, Uint8Array][] = [
+      // (The toolkit's own writer takes an int64 as it comes: BigInt(v).)
+      ['rules.parquet', writeParquet(RULES_TABLE, rows.map((r, i) => ({ ...r, index: indexes[i] as unknown as number })), 'test')],
+      ['rules.arrow', tableToIPC(new Table({
+        number: vectorFromArray(rows.map((r) => r.number), new Utf8()),
+        text: vectorFromArray(rows.map((r) => r.text), new Utf8()),
+        examples: vectorFromArray(rows.map((r) => r.examples), new List(new Field('item', new Utf8(), true))),
+        index: vectorFromArray(indexes, new Int64()),
+      }), 'file')],
+      ['rules.jsonl', digits(writeJsonl(RULES_TABLE, rows), 2)],
+      ['rules.csv', digits(writeCsv(RULES_TABLE, rows), 2)],
+    ]
+    const found: Record<string, string[]> = {}
+    for (const [name, bytes] of files) {
+      const report = await validateSource(name, bytes)
+      // (The rows are the first three of a release: their citations of later rules dangle.)
+      found[name] = report.diagnostics.filter((d) => d.code !== 'dangling-reference').map((d) => `${d.code} ${d.number} row ${d.position}: ${d.message}`)
+    }
+    const expected = [`index ${rows[2]!.number} row 2: index is 9007199254740992, expected 2 (row position)`]
+    expect(found).toEqual({ 'rules.parquet': expected, 'rules.arrow': expected, 'rules.jsonl': expected, 'rules.csv': expected })
+  })
+})
+
 describe('running out of memory while decoding', () => {
   it('is said as such, never as a damaged file (the messages Node gives, in the worker and when starting it)', async () => {
     const { decodeFailure } = await import('../src/exports/binary-decoder.js')

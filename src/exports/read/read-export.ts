@@ -170,7 +170,7 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
 }
 
 function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
-  return decodedStream(decoded, () => columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types), fromParquet)
+  return decodedStream(decoded, () => columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types), fromInt64)
 }
 
 /** The stream of a file being decoded: its worker stopped if telling its columns fails, or when closed. */
@@ -184,8 +184,13 @@ function decodedStream(decoded: DecodedBinary, mapColumns: () => ReturnType<type
   }
 }
 
-function fromParquet(v: unknown): unknown {
-  return typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v
+/**
+ * A 64-bit integer becomes a number, as JSON.parse and the CSV reader make digits: past 2^53 it is
+ * rounded alike, so a row gets the same report in every format (a BigInt left as it is would also
+ * fail the schema's `integer`, a second finding for the one value).
+ */
+function fromInt64(v: unknown): unknown {
+  return typeof v === 'bigint' ? Number(v) : v
 }
 
 // --- Arrow IPC -----------------------------------------------------------------------------
@@ -197,7 +202,7 @@ async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream>
   if (!isArrowFile(bytes)) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (no ARROW1 magic at its start and end${bytes[0] === 0xff ? '; it reads as the Arrow IPC stream format, which file readers such as pyarrow.ipc.open_file refuse' : ''})`)
   const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
   const { names } = decoded.first
-  return decodedStream(decoded, () => columnMapping(detectTable(name, names), names, new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))), fromArrow)
+  return decodedStream(decoded, () => columnMapping(detectTable(name, names), names, new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))), fromInt64)
 }
 
 const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31] // ARROW1
@@ -216,9 +221,5 @@ function arrowTypeName(type: string): string {
   return names[type] ?? type.toLowerCase()
 }
 
-function fromArrow(v: unknown): unknown {
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v
-  return v
-}
 
 export { checkParquetFile, type CheckedParquet, type FileRef }

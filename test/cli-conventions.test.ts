@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { EXPORT_EXTENSIONS } from '../src/validate/validate-export.js'
@@ -144,7 +144,10 @@ describe('--format github', () => {
     const summary = join(tmp, 'summary.md')
     const run = spawnSync(process.execPath, [CLI, 'validate', join(broken, 'rules.jsonl'), '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_WORKSPACE: tmp, GITHUB_STEP_SUMMARY: summary } })
     expect(run.status).toBe(1)
-    const lines = run.stdout.trim().split('\n')
+    const [verdict, ...lines] = run.stdout.trim().split('\n')
+    // The verdict line first, as plain text (GitHub acts only on lines starting with ::), then the annotations.
+    expect(verdict).toMatch(/^gh\/rules\.jsonl: INVALID, \d+ rows, \d+ errors, \d+ warnings \(.*duplicate-number/)
+    expect(lines.every((l) => l.startsWith('::'))).toBe(true)
     const firstWarning = lines.findIndex((l) => l.startsWith('::warning'))
     const lastError = lines.map((l) => l.startsWith('::error')).lastIndexOf(true)
     expect(lastError).toBeGreaterThanOrEqual(0)
@@ -157,11 +160,25 @@ describe('--format github', () => {
     const env = { ...process.env, GITHUB_WORKSPACE: tmp, GITHUB_STEP_SUMMARY: summary }
     for (const [cwd, given] of [[tmp, './gh/rules.jsonl'], [join(tmp, 'sub'), '../gh/rules.jsonl'], [join(tmp, 'sub'), join(tmp, 'gh', '.', 'rules.jsonl')]] as const) {
       const from = spawnSync(process.execPath, [CLI, 'validate', given, '--format', 'github'], { cwd, encoding: 'utf8', env })
-      expect(from.stdout.split('\n')[0], given).toMatch(/^::error file=gh\/rules\.jsonl,line=\d+,title=duplicate-number /)
+      expect(from.stdout.split('\n').slice(0, 2), given).toEqual([verdict, lines[0]])
     }
     writeFileSync(join(tmp, 'gh', 'rules.csv'), '')
     const unreadable = spawnSync(process.execPath, [CLI, 'validate', './gh/rules.csv', '--format', 'github'], { cwd: tmp, encoding: 'utf8', env })
     expect(unreadable.stdout).toMatch(/^::error file=gh\/rules\.csv,title=mtg-rules validate::read: \.\/gh\/rules\.csv is empty/)
+  })
+
+  it('a valid run shows each file in the log: its verdict line and notes, and no annotation', () => {
+    const folder = builtDataset('2026-08-07')
+    const run = spawnSync(process.execPath, [CLI, 'validate', folder, '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_WORKSPACE: dirname(folder) } })
+    const text = cli(['validate', folder])
+    expect([run.status, text.status]).toEqual([0, 0])
+    // The text report's lines (no diagnostic in a valid build), each path from the workspace.
+    const expected = text.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(`${dirname(folder)}/`, ''))
+    expect(run.stdout.trim().split('\n')).toEqual(expected)
+    // Each of its exports and its manifest, valid.
+    const checked = readdirSync(folder).filter((f) => /\.(parquet|jsonl|csv|arrow)$|^manifest\.json$/.test(f))
+    expect(checked.length).toBeGreaterThanOrEqual(13)
+    expect(expected.filter((l) => /^[\w.-]+\/[\w.]+: valid, \d+ rows, 0 errors, \d+ warnings/.test(l))).toHaveLength(checked.length)
   })
 
   it('names the row of a Parquet export in the title', () => {

@@ -131,10 +131,11 @@ describe('mtg-rules validate', () => {
     expect(report).toMatchObject({ valid: true, source: { kind: 'parquet', rows: 2941 }, counts: { errors: 0, warnings: 0 } })
   })
 
-  it('--format github prints one annotation per diagnostic', () => {
+  it('--format github prints the verdict line, then one annotation per diagnostic', () => {
     const run = cli(['validate', r.path, '--format', 'github'])
     expect(run.status).toBe(0)
     expect(run.stdout.trimEnd().split('\n')).toEqual([
+      `${r.path}: valid, ${r.rules} rows, 0 errors, 4 warnings (1 dangling-reference, 3 source-format)`,
       `::warning file=${r.path},line=1042,title=source-format 119.1d::subrule 119.1d is written "119.1d." with a period`,
       `::warning file=${r.path},line=2695,title=source-format 606.5::rule 606.5 is written without the period after its number`,
       `::warning file=${r.path},line=6397,title=source-format 901.4::rule 901.4 has no space between its number and its text`,
@@ -145,7 +146,8 @@ describe('mtg-rules validate', () => {
   it('--strict makes warnings fail, and github annotations become errors', () => {
     const run = cli(['validate', r.path, '--format', 'github', '--strict'])
     expect(run.status).toBe(1)
-    expect(run.stdout.split('\n')[0]).toMatch(/^::error file=/)
+    expect(run.stdout.split('\n')[0]).toMatch(/: INVALID, \d+ rows, 0 errors, 4 warnings \(.*\) \[strict\]$/)
+    expect(run.stdout.split('\n')[1]).toMatch(/^::error file=/)
   })
 
   it('exits 2 on an export it cannot read', () => {

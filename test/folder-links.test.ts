@@ -81,7 +81,7 @@ describe('a dataset folder with planted links', () => {
     writeFileSync(file, Array.from({ length: 2000 }, (_, i) => JSON.stringify({ number: `100.${i + 1}`, text: 'A rule.', index: i })).join('\n') + '\n')
     const run = github(['validate', file])
     expect(run.status).toBe(1)
-    expect(run.stdout.trim().split('\n')).toEqual([`::error file=${file},title=columns::missing column: examples`])
+    expect(run.stdout.trim().split('\n')).toEqual([`${file}: INVALID, 2000 rows, 1 errors, 0 warnings (1 columns)`, `::error file=${file},title=columns::missing column: examples`])
   })
 })
 
@@ -210,11 +210,15 @@ describe('a dataset folder in a Hugging Face layout', () => {
       mkdirSync(join(nested, 'data', table), { recursive: true })
       writeFileSync(join(nested, 'data', table, 'train-00000-of-00001.parquet'), readFileSync(join(out, `${table}.parquet`)))
     }
-    const reports = JSON.parse(cli(['validate', nested, '--json']).stdout) as { source: { file: string; table: string; rows: number }; valid: boolean }[]
+    const reports = JSON.parse(cli(['validate', nested, '--json']).stdout) as { source: { file: string; table: string; rows: number }; valid: boolean; notes: string[] }[]
     expect(reports.map((r) => [r.source.file.slice(nested.length + 1), r.source.table, r.source.rows, r.valid])).toEqual([
       ['data/rules/train-00000-of-00001.parquet', 'rules', 3162, true],
       ['data/glossary/train-00000-of-00001.parquet', 'glossary', 739, true],
     ])
+    // A note says how a companion table was told when its name does not say it; named so, nothing to say.
+    expect(reports[1]!.notes).toEqual(['read as the glossary table: its columns are that table’s (its name does not say)'])
+    const named = JSON.parse(cli(['validate', join(out, 'glossary.parquet'), '--json']).stdout) as { source: { table: string }; notes: string[] }
+    expect([named.source.table, named.notes]).toEqual(['glossary', []])
     const flat = join(root, 'flat')
     mkdirSync(flat)
     writeFileSync(join(flat, 'train-00000-of-00001.parquet'), readFileSync(join(out, 'rules.parquet')))

@@ -74,13 +74,13 @@ describe('mtg-rules history', () => {
     const report = cli(['validate', out, '--json'])
     expect(report.status, report.stdout.slice(0, 2000)).toBe(0)
     // (No note asks for a rules table: rule_links names the rules of two releases, which no rules table holds.)
-    expect(JSON.parse(report.stdout).filter((r: { source: { table: string } }) => r.source.table === 'rule_links').map((r: { valid: boolean; source: { rows: number }; notes: string[] }) => [r.valid, r.source.rows, r.notes])).toEqual(Array(3).fill([true, 0, ['read as the rule_links table', "no rows, which the rule_links table may have; a file cut to nothing reads the same (a dataset folder's manifest tells them apart)"]]))
+    expect(JSON.parse(report.stdout).filter((r: { source: { table: string } }) => r.source.table === 'rule_links').map((r: { valid: boolean; source: { rows: number }; notes: string[] }) => [r.valid, r.source.rows, r.notes])).toEqual(Array(3).fill([true, 0, ["no rows, which the rule_links table may have; a file cut to nothing reads the same (a dataset folder's manifest tells them apart)"]]))
     expect(cli(['site', out, '--out', join(out, '..', 'site')]).status).toBe(0)
     rmSync(join(out, 'lineage-index.json'))
     expect(cli(['lineage', out, '701.5']).stdout.split('\n')[2]).toMatch(/^lineage \d{4}-\d{2}-\d{2}:701\.\d+, 1 release$/)
     // An empty file of a table that may not be empty is an error.
     writeFileSync(join(out, 'rules_history.jsonl'), '')
-    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stdout).toMatch(/: INVALID, 0 rows, 1 errors, .*\nnote: read as the rules_history table\nerror structure: the export holds no rows\n$/)
+    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stdout).toMatch(/: INVALID, 0 rows, 1 errors, .*\nerror structure: the export holds no rows\n$/)
   })
 
   it('where no release builds: the table says why, exit 1, and nothing is written (an earlier history stays)', () => {

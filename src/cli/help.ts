@@ -26,8 +26,9 @@ what a valid row is.
 
 Options:
   --json            the report as JSON (several paths: an array of reports)
-  --format FORMAT   text (default), json, or github (Actions annotations; a job summary is written
-                    to $GITHUB_STEP_SUMMARY when set; paths relative to $GITHUB_WORKSPACE)
+  --format FORMAT   text (default), json, or github (each file's verdict line, then Actions
+                    annotations; a job summary is written to $GITHUB_STEP_SUMMARY when set;
+                    paths relative to $GITHUB_WORKSPACE)
   --strict          count warnings as errors
   --rules FILE      the rules export the companion files given are checked against (default: the
                     rules.* beside each; a folder's own rules, never this, check its companions)

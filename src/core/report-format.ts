@@ -46,13 +46,19 @@ export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+
 
 const omittedTotal = (report: Report) => Object.values(report.omitted ?? {}).reduce((a, b) => a + b, 0)
 
-/** A summary for people: verdict, counts by code, the first diagnostics. */
-export function formatReport(report: Report, limit = 20): string {
+/** A report's first lines, in every format for people: its file, verdict and counts by code, then its notes. */
+function reportHead(report: Report): string[] {
   const { errors, warnings, byCode } = report.counts
   const codes = Object.entries(byCode).map(([code, n]) => `${n} ${code}`).join(', ')
   const verdict = report.valid ? 'valid' : 'INVALID'
   const lines = [safeText(`${report.source.file}: ${verdict}, ${report.source.rows} rows, ${errors} errors, ${warnings} warnings${codes ? ` (${codes})` : ''}${report.strict ? ' [strict]' : ''}`)]
   for (const note of report.notes) lines.push(safeText(`note: ${note}`))
+  return lines
+}
+
+/** A summary for people: verdict, counts by code, the first diagnostics. */
+export function formatReport(report: Report, limit = 20): string {
+  const lines = reportHead(report)
   // Errors first: they are what a reader must see even when warnings run to hundreds.
   const shown = errorsFirst(report.diagnostics)
   if (shown.length > 0) lines.push(formatDiagnostics(shown.slice(0, limit)))
@@ -78,11 +84,15 @@ export function workspacePath(file: string, workspace: string | undefined): stri
 }
 
 /**
- * GitHub Actions annotations, errors first: `::error file=…,line=…,title=…::message`. A row of a
- * binary export (no line) is named in the title; diagnostics beyond the cap end in one summary line.
+ * For a GitHub Actions log: the report's verdict line and notes, then its annotations, errors first
+ * (`::error file=…,line=…,title=…::message`). A row of a binary export (no line) is named in the
+ * title; diagnostics beyond the cap end in one summary line.
  */
 export function formatGithub(report: Report, options: GithubOptions = {}): string {
   const file = escapeProperty(workspacePath(report.source.file, options.workspace))
+  // The log shows what the text format starts with (a valid file too, which has no annotation), as
+  // plain lines: GitHub acts only on lines that start with `::`.
+  const head = reportHead({ ...report, source: { ...report.source, file: workspacePath(report.source.file, options.workspace) } }).map(plainLogLine)
   const lines = errorsFirst(report.diagnostics).map((d) => {
     const level = d.severity === 'error' || report.strict ? 'error' : 'warning'
     const props = [`file=${file}`]
@@ -94,8 +104,11 @@ export function formatGithub(report: Report, options: GithubOptions = {}): strin
   for (const [code, n] of Object.entries(report.omitted ?? {})) {
     lines.push(`::notice file=${file},title=${escapeProperty(`${code}: ${n} more`)}::${n} more ${code} diagnostics are counted but not listed (validate --json lists up to 1,000 of each code)`)
   }
-  return lines.join('\n')
+  return [...head, ...lines].join('\n')
 }
+
+// A line of the log that is not a workflow command, whatever the file's name: `::` at its start made safe.
+const plainLogLine = (line: string) => (line.startsWith('::') ? ` ${line}` : line)
 
 /** A Markdown job summary for `$GITHUB_STEP_SUMMARY`. */
 export function formatSummaryMarkdown(reports: Report[]): string {

@@ -1,5 +1,5 @@
 import { diagnostics } from '../../core/diagnostics.js'
-import { RULES_TABLE, shownColumn, type ColumnType, type TableSpec } from '../../core/tables.js'
+import { detectTable, RULES_TABLE, shownColumn, tableNamed, type ColumnType } from '../../core/tables.js'
 import type { Diagnostic } from '../../core/types.js'
 import { PANDAS_INDEX } from './export-stream.js'
 
@@ -8,17 +8,20 @@ import { PANDAS_INDEX } from './export-stream.js'
 const PARQUET_TYPE: Record<ColumnType, string> = { string: 'string', int64: 'int64', double: 'double', bool: 'boolean', 'list<string>': 'list<string>' }
 
 /**
- * How a file's columns map onto its table (rules: `__index_level_0__` read as `index`), with the
- * missing, unknown and wrongly typed columns reported once each.
+ * The table the file `name` holds (detectTable: by its name, else by its columns), and how its
+ * columns map onto that table (rules: `__index_level_0__` read as `index`), with the missing,
+ * unknown and wrongly typed columns reported once each.
  */
-export function columnMapping(table: TableSpec, columns: string[], parquetTypes?: Map<string, string>) {
+export function columnMapping(name: string, columns: string[], parquetTypes?: Map<string, string>) {
+  const table = detectTable(name, columns)
   const notes: string[] = []
   const diags: Diagnostic[] = []
   const names = table.columns.map((c) => c.name)
   const present = new Set(columns)
   const renameIndex = table === RULES_TABLE && !present.has('index') && present.has(PANDAS_INDEX)
   if (renameIndex) notes.push(`column ${PANDAS_INDEX} was read as index (pandas layout)`)
-  if (table !== RULES_TABLE) notes.push(`read as the ${table.name} table`)
+  // Said only when the name does not say it (a Hugging Face `train-00000-of-00001.parquet`).
+  if (table !== RULES_TABLE && tableNamed(name) === undefined) notes.push(`read as the ${table.name} table: its columns are that table’s (its name does not say)`)
   const sourceOf = (c: string) => (c === 'index' && renameIndex ? PANDAS_INDEX : c)
   const known = new Set(names.map(sourceOf))
   const missing = names.filter((c) => !present.has(sourceOf(c)))

@@ -1,7 +1,7 @@
 import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { MAX_KEYS } from '../../core/limits.js'
-import { detectTable, type ColumnSpec, type TableSpec } from '../../core/tables.js'
+import { type ColumnSpec, type TableSpec } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import { csvRecords } from './csv-records.js'
 import { BATCH, PANDAS_INDEX, type ExportStream } from './export-stream.js'
@@ -31,9 +31,8 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   const columns = header!.fields
   refuseOtherSeparator(name, columns)
   if (columns.length > MAX_KEYS) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header has ${columns.length} columns, more than ${MAX_KEYS} (a row of these tables has at most eight)`)
-  const table = detectTable(name, columns)
-  const mapping = columnMapping(table, columns)
-  const types = csvTypes(table)
+  const mapping = columnMapping(name, columns)
+  const types = csvTypes(mapping.info.table)
   const typeAt = columns.map((c) => types.get(c))
   // A column the header names twice is read where it first stands (and reported: read-columns.ts).
   const named = new Set<string>()

@@ -170,7 +170,7 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
 }
 
 function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
-  return decodedStream(decoded, () => columnMapping(detectTable(name, [...types.keys()]), [...types.keys()], types), fromInt64)
+  return decodedStream(decoded, () => columnMapping(name, [...types.keys()], types), fromInt64)
 }
 
 /** The stream of a file being decoded: its worker stopped if telling its columns fails, or when closed. */
@@ -202,7 +202,7 @@ async function openArrow(name: string, bytes: Uint8Array): Promise<ExportStream>
   if (!isArrowFile(bytes)) throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not an Arrow IPC file (no ARROW1 magic at its start and end${bytes[0] === 0xff ? '; it reads as the Arrow IPC stream format, which file readers such as pyarrow.ipc.open_file refuse' : ''})`)
   const decoded = await binaryDecoder()(name, 'arrow', bytes, 'an Arrow IPC file')
   const { names } = decoded.first
-  return decodedStream(decoded, () => columnMapping(detectTable(name, names), names, new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))), fromInt64)
+  return decodedStream(decoded, () => columnMapping(name, names, new Map(names.map((n, i) => [n, arrowTypeName(decoded.first.types![i]!)]))), fromInt64)
 }
 
 const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31] // ARROW1

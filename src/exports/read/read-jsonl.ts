@@ -129,7 +129,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   const first = await nextBatch()
   // No row, no column to miss: the table is told by the file's name, and the rows check says it is empty.
   const columns = first ? Object.keys(first[0]!.record) : detectTable(name, []).columns.map((c) => c.name)
-  const mapping = columnMapping(detectTable(name, columns), columns)
+  const mapping = columnMapping(name, columns)
   const inHeader = new Set(columns)
   const late = new Set<string>()
   // A record that map() keeps as it is has only the table's columns: when the file knows them all,

@@ -305,6 +305,15 @@ describe('build owns its output folder', () => {
     const run = cli(['build', r.path, '--out', join(tmp, 'strict'), '--strict'])
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/build: .* has 4 warnings \(strict\); nothing was written/)
+    // One warning is one: a release with none (2016-07-22) given one, its rule 100.2 written without its period.
+    const text = readFileSync(release('2016-07-22').path, 'latin1')
+    expect(text).toContain('\n100.2. To play')
+    const one = join(tmp, 'one-warning.txt')
+    writeFileSync(one, text.replace('\n100.2. To play', '\n100.2 To play'), 'latin1')
+    expect(cli(['build', one, '--out', join(tmp, 'strict-one'), '--strict']).stderr).toMatch(/build: .* has 1 warning \(strict\); nothing was written/)
+    // Built without --strict, its dataset card counts it alike.
+    expect(cli(['build', one, '--out', join(tmp, 'one-warning')]).status).toBe(0)
+    expect(readFileSync(join(tmp, 'one-warning', 'README.md'), 'utf8')).toContain('Valid: 0 errors, 1 warning (1 source-format). 0 citations point to a rule that does not exist in this release.')
   })
 })
 

@@ -109,6 +109,9 @@ describe('determinism and the manifest', () => {
     const m = built.manifest
     expect(m.source).toMatchObject({ file: r.file, bytes: 939765, encoding: 'utf-8', bom: true, lineEndings: 'CRLF', effectiveDate: '2025-02-07' })
     expect(m.counts).toMatchObject({ rules: r.rules, examples: r.examples, glossary: r.glossary, unresolvedReferences: 1 })
+    // The card says it in words that agree with the counts (one citation points, errors and warnings counted).
+    const report = built.report
+    expect(new TextDecoder().decode(bytesOf('README.md'))).toContain(`Valid: 0 errors, ${report.counts.warnings} warnings (1 dangling-reference, 3 source-format). 1 citation points to a rule that does not exist in this release.`)
     const rulesExports = m.exports.filter((e) => e.table === 'rules')
     expect(rulesExports.map((e) => [e.path, e.rows, e.bytes])).toEqual(['rules.parquet', 'rules.jsonl', 'rules.csv'].map((p) => [p, r.rules, bytesOf(p).length]))
     expect(m.exports.map((e) => e.path)).toEqual(

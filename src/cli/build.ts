@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
 import { formatReport, safeText } from '../core/report-format.js'
+import { plural } from '../core/words.js'
 import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import { publisherNameOf, releaseNotesOf } from '../io/release-files.js'
 import { replaceFolder } from '../io/output-folder.js'
@@ -39,7 +40,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const summary = formatReport(result.report)
   const { rules, examples, glossary } = result.manifest.counts
   const { errors, warnings } = result.report.counts
-  const why = errors > 0 ? `has ${errors} validation error${errors === 1 ? '' : 's'}` : `has ${warnings} warning${warnings === 1 ? '' : 's'} (strict)`
+  const why = errors > 0 ? `has ${errors} validation ${plural(errors, 'error')}` : `has ${warnings} ${plural(warnings, 'warning')} (strict)`
   if (!result.report.valid && !values['allow-errors']) {
     return ok('', `${summary}\nbuild: ${safeText(file)} ${why}; nothing was written to ${safeText(values.out)} (--allow-errors writes anyway)\n`, 1)
   }

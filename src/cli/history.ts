@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
+import { plural } from '../core/words.js'
 import { renderHistoryTable, type HistoryRow } from '../history/history-table.js'
 import { buildHistory } from '../io/history-run.js'
 import { ok, type CommandResult } from './_shared.js'
@@ -27,7 +28,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   const rows = result.releases
   const failed = rows.filter((r) => !r.ok).length
   if (!result.written) return ok(renderHistoryTable(rows) + '\n', `history: no release of ${safeText(positionals[0]!)} could be built (${rows.length} tried): nothing written (${safeText(values.out)} is as it was)\n`, 1)
-  const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${result.seconds.toFixed(1)} s; wrote ${safeText(join(values.out, 'history.json'))}, history.csv and rules_history (${result.historyRows} rows, ${result.historyReleases} release${result.historyReleases === 1 ? '' : 's'})\n`
+  const summary = `history: ${rows.length - failed} of ${rows.length} releases built in ${result.seconds.toFixed(1)} s; wrote ${safeText(join(values.out, 'history.json'))}, history.csv and rules_history (${result.historyRows} rows, ${result.historyReleases} ${plural(result.historyReleases, 'release')})\n`
   return ok(renderHistoryTable(rows) + '\n', summary + result.notes.map((n) => n + '\n').join(''), failed > 0 ? 1 : 0)
 }
 

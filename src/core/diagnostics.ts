@@ -1,4 +1,5 @@
 import type { Diagnostic, DiagnosticCode, Severity } from './types.js'
+import { plural } from './words.js'
 
 interface Where {
   number?: string
@@ -90,7 +91,7 @@ export const diagnostics = {
   /** Words of the rules body that no row holds: a parser bug or a line the parser could not place. */
   textLost(words: string[], count: number, where: Where): Diagnostic {
     const shown = words.slice(0, 12).join(' ') + (words.length > 12 ? ' …' : '')
-    return make('text-lost', 'error', `line ${where.line}: ${count} word${count === 1 ? '' : 's'} of the rules body in no row (“${shown}”)`, where, { words: words.slice(0, 50), count })
+    return make('text-lost', 'error', `line ${where.line}: ${count} ${plural(count, 'word')} of the rules body in no row (“${shown}”)`, where, { words: words.slice(0, 50), count })
   },
   /** A JSONL export that begins with a byte order mark: JSON forbids one, and Python's json and pandas.read_json refuse the file. */
   byteOrderMark(): Diagnostic {

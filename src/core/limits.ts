@@ -1,7 +1,7 @@
 // The limits on what the toolkit reads, in one place. docs/reliability.md lists them with what
 // happens beyond each.
 import { EtlError } from './errors.js'
-import { thousands } from './report-format.js'
+import { thousands } from './words.js'
 
 /** CR texts are about 1 MB; anything far larger is refused before it is read into memory. */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024

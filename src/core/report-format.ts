@@ -1,5 +1,6 @@
 import type { Report } from './report.js'
 import type { Diagnostic } from './types.js'
+import { thousands } from './words.js'
 
 // Control characters (line breaks and escape sequences included) from the data are shown escaped, so
 // that one diagnostic is one line and no terminal or CI runner ever acts on them.
@@ -41,8 +42,6 @@ export function errorsFirst(list: Diagnostic[]): Diagnostic[] {
   return [...list.filter((d) => d.severity === 'error'), ...list.filter((d) => d.severity !== 'error')]
 }
 
-/** `n` with a comma every three digits (45,889), as en-US writes it, without loading ICU's number formats (~16 ms). */
-export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 
 const omittedTotal = (report: Report) => Object.values(report.omitted ?? {}).reduce((a, b) => a + b, 0)
 

@@ -3,6 +3,7 @@ import type { Manifest } from './manifest.js'
 import type { Report } from '../core/report.js'
 import type { ColumnSpec, TableRow, TableSpec } from '../core/tables.js'
 import { RULE_LINKS_TABLE } from '../core/tables.js'
+import { plural } from '../core/words.js'
 
 const HF_DTYPE: Record<ColumnSpec['type'], string> = { string: 'string', int64: 'int64', double: 'float64', bool: 'bool', 'list<string>': 'string' }
 
@@ -120,7 +121,7 @@ export function renderDatasetCard(tables: { spec: TableSpec; rows: TableRow[] }[
     '',
     '## Validation',
     '',
-    `${report.valid ? 'Valid' : 'INVALID'}: ${v.errors} errors, ${v.warnings} warnings${codes ? ` (${codes})` : ''}. ${c.unresolvedReferences} citation${c.unresolvedReferences === 1 ? '' : 's'} point${c.unresolvedReferences === 1 ? 's' : ''} to a rule that does not exist in this release. The full report is \`report.json\`.`,
+    `${report.valid ? 'Valid' : 'INVALID'}: ${v.errors} ${plural(v.errors, 'error')}, ${v.warnings} ${plural(v.warnings, 'warning')}${codes ? ` (${codes})` : ''}. ${c.unresolvedReferences} ${plural(c.unresolvedReferences, 'citation points', 'citations point')} to a rule that does not exist in this release. The full report is \`report.json\`.`,
     '',
     '## Licence',
     '',

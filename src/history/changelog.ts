@@ -3,6 +3,7 @@ import type { DiffSide, ExampleChange, MovedRule, ReleaseDiff, WordChange } from
 import { compareRuleNumbers, parseRuleNumber } from '../core/rule-number.js'
 import { append } from '../core/diagnostics.js'
 import type { RuleRow } from '../core/types.js'
+import { plural } from '../core/words.js'
 
 const escape = (s: string) => s.replace(/([\\`*_~[\]|<>])/g, '\\$1').replace(/\n/g, ' ⏎ ')
 
@@ -106,7 +107,7 @@ export function renderChangelog(diff: ReleaseDiff, newSide: DiffSide, oldSide?: 
   const shifted = renumberedSections(diff.moved)
   if (shifted.length > 0) lines.push('', `Renumbered as a block: ${shifted.join('; ')}.`)
   if (diff.typography.length > 0) {
-    lines.push('', `## Typography only: ${diff.typography.length} rule${diff.typography.length === 1 ? '' : 's'}`, '', `Quotes, dashes or spaces changed, nothing else: ${ranges(diff.typography.map((t) => ({ number: t.number, index: t.newIndex })))}.`)
+    lines.push('', `## Typography only: ${diff.typography.length} ${plural(diff.typography.length, 'rule')}`, '', `Quotes, dashes or spaces changed, nothing else: ${ranges(diff.typography.map((t) => ({ number: t.number, index: t.newIndex })))}.`)
   }
   type Kind = 'Added' | 'Edited' | 'References renumbered only' | 'Moved' | 'Removed'
   const bySection = new Map<string, Map<Kind, { number: string; lines: string[] }[]>>()

@@ -1,6 +1,7 @@
 import type { Manifest } from '../exports/manifest.js'
 import { csvField } from '../exports/csv-write.js'
 import { safeText } from '../core/report-format.js'
+import { plural } from '../core/words.js'
 
 /** One release in a history run: its counts when it built, or why it failed. */
 export interface HistoryRow {
@@ -40,7 +41,7 @@ export function historyRowOf(file: string, outcome: { manifest: Manifest; errorC
 /** Why a release did not validate: its error codes and counts, most first ("2 validation errors: 1 duplicate-number, 1 gap"). */
 function failureOf(errors: number, codes: Record<string, number>): string {
   const byCode = Object.entries(codes).sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
-  return `${errors} validation error${errors === 1 ? '' : 's'}${byCode.length ? `: ${byCode.map(([code, n]) => `${n} ${code}`).join(', ')}` : ''}`
+  return `${errors} validation ${plural(errors, 'error')}${byCode.length ? `: ${byCode.map(([code, n]) => `${n} ${code}`).join(', ')}` : ''}`
 }
 
 const COLUMNS = ['effectiveDate', 'file', 'ok', 'rules', 'examples', 'glossary', 'errors', 'warnings', 'seconds', 'failure'] as const

@@ -1,6 +1,7 @@
 // `lineage`: which rules a number names in the release in force on a date, and each one's versions.
 // Pure functions over rules_history rows; the CLI streams the table into them (twice: once for the
 // numbers, once for the versions of the rules found).
+import { plural } from '../core/words.js'
 
 /** The columns of a rules_history row that lineage reads. */
 export interface LineageRow {
@@ -59,7 +60,7 @@ export function lineageHeader(t: LineageTarget, shown: string[]): string {
 }
 
 export function versionLines(id: string, versions: LineageRow[], safe: (s: string) => string): string[] {
-  const lines = [`lineage ${id}, ${versions.length} release${versions.length === 1 ? '' : 's'}`, '']
+  const lines = [`lineage ${id}, ${versions.length} ${plural(versions.length, 'release')}`, '']
   for (const v of versions) {
     const renumbered = v.previous_number !== null && v.previous_number !== v.number ? ` (was ${v.previous_number})` : ''
     lines.push(`${v.release}  ${v.number}${renumbered}  ${v.change}`)

@@ -1,3 +1,4 @@
+import { plural } from '../core/words.js'
 import type { WordChanges } from '../history/row-keys.js'
 import { html, scriptJson, type Markup } from './html.js'
 import type { Page } from './page.js'
@@ -72,7 +73,7 @@ export function timelinePage(ruleId: string, rows: HistoryRow[], history: Histor
     path: timelineUrl(ruleId),
     title: `History of ${last.number}`,
     body: html`<h1>History of ${current ? html`<a href="../${ruleUrl(last.number)}">${last.number}</a>` : last.number}</h1>
-<p class="muted">Followed through ${rows.length} ${rows.length === 1 ? 'release' : 'releases'} as one rule (rule_id ${ruleId}); numbers held: ${[...new Set(rows.map((r) => r.number))].join(', ')}.</p>
+<p class="muted">Followed through ${rows.length} ${plural(rows.length, 'release')} as one rule (rule_id ${ruleId}); numbers held: ${[...new Set(rows.map((r) => r.number))].join(', ')}.</p>
 ${links.length ? html`<h2 id="links">Split and merged</h2><ul class="rules">${links.map((l) => html`<li>${l.url ? html`<a href="../${l.url}">${l.text}</a>` : l.text}</li>\n`)}</ul>` : ''}
 ${!current && after ? html`<h2 id="r${after}">${after}: removed</h2><p>${last.number} is not in the rules from ${after} on.</p>` : ''}
 ${[...changed].reverse().map((step) => stepOf(step, changes))}`,

@@ -1,3 +1,4 @@
+import { plural } from '../core/words.js'
 import { html, type Markup } from './html.js'
 import { glossaryLinks, linkedText, type LinkTargets } from './linked-text.js'
 import { rootOf, type Page } from './page.js'
@@ -114,7 +115,7 @@ function summary(release: SiteRelease): Markup {
   const byCode = Object.entries(counts.byCode ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))
   const numbers = new Set(release.rules.map((r) => r.number))
   return html`<h2>Validation</h2>
-<p>${counts.errors} errors, ${counts.warnings} warnings${byCode.length ? html` (${byCode.map(([code, n], i) => html`${i ? ', ' : ''}${n} ${code}`)})` : ''}.</p>
+<p>${counts.errors} ${plural(counts.errors, 'error')}, ${counts.warnings} ${plural(counts.warnings, 'warning')}${byCode.length ? html` (${byCode.map(([code, n], i) => html`${i ? ', ' : ''}${n} ${code}`)})` : ''}.</p>
 ${diagnostics.length ? html`<ul>${diagnostics.slice(0, 200).map((d) => html`<li><strong>${d.severity}</strong> ${d.code}: ${d.number && numbers.has(d.number) ? html`<a href="${ruleUrl(d.number)}">${d.number}</a> ` : ''}${d.message}</li>\n`)}</ul>` : ''}`
 }
 

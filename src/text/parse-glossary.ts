@@ -1,7 +1,7 @@
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { MAX_TEXT_GLOSSARY } from '../core/limits.js'
-import { thousands } from '../core/report-format.js'
+import { thousands } from '../core/words.js'
 import type { SourceLine } from './source-lines.js'
 import type { Diagnostic, GlossaryEntry } from '../core/types.js'
 

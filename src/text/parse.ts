@@ -3,7 +3,7 @@ import { daysInMonth } from '../core/calendar.js'
 import { diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { MAX_ROW_CHARS } from '../core/limits.js'
-import { thousands } from '../core/report-format.js'
+import { plural, thousands } from '../core/words.js'
 import { CHAPTER, EXAMPLE, parseBody, RULE, SECTION } from './parse-body.js'
 import { parseGlossary } from './parse-glossary.js'
 import { sourceLines, type SourceLine } from './source-lines.js'
@@ -24,7 +24,7 @@ export function parseDocument(lines: string[], name = 'input'): CrDocument {
   if (long >= 0) throw tooLong(`line ${long + 1}`)
   const firstRule = lines.findIndex((l) => RULE.test(l.trim()))
   if (firstRule < 0) {
-    throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} line${lines.length === 1 ? '' : 's'})`)
+    throw new EtlError('INPUT_NOT_CR', `parse: ${name} is not a Comprehensive Rules text (no numbered rule such as "100.1." found in ${lines.length} ${plural(lines.length, 'line')})`)
   }
   let bodyStart = firstRule
   while (bodyStart > 0 && isHeadingOrBlank(lines[bodyStart - 1]!)) bodyStart--

@@ -2,6 +2,7 @@ import { diagnostics } from '../../core/diagnostics.js'
 import { detectTable, RULES_TABLE, shownColumn, tableNamed, type ColumnType } from '../../core/tables.js'
 import type { Diagnostic } from '../../core/types.js'
 import { PANDAS_INDEX } from './export-stream.js'
+import { plural } from '../../core/words.js'
 
 // --- Columns -------------------------------------------------------------------------------
 
@@ -33,19 +34,19 @@ export function columnMapping(name: string, columns: string[], parquetTypes?: Ma
   const twice = [...repeated]
   if (twice.length > 0) {
     const shown = twice.map(shownColumn)
-    diags.push(diagnostics.columns(`column${twice.length > 1 ? 's' : ''} named twice in the header: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))
+    diags.push(diagnostics.columns(`${plural(twice.length, 'column')} named twice in the header: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))
   }
-  if (missing.length > 0) diags.push(diagnostics.columns(`missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { missing }))
+  if (missing.length > 0) diags.push(diagnostics.columns(`missing ${plural(missing.length, 'column')}: ${missing.join(', ')}`, { missing }))
   if (unknown.length > 0) {
     if (unknown.length === columns.length) {
       // No column of the table at all: perhaps not data (a link to a secrets file, a stray text
       // file). Its first line is not echoed, only counted.
-      diags.push(diagnostics.columns(`none of the file's ${columns.length} column${columns.length > 1 ? 's are' : ' is'} a column of the ${table.name} table (their names are not shown: the file may not be data)`, { unknownCount: columns.length }))
+      diags.push(diagnostics.columns(`none of the file's ${columns.length} ${plural(columns.length, 'column is', 'columns are')} a column of the ${table.name} table (their names are not shown: the file may not be data)`, { unknownCount: columns.length }))
     } else {
       const shown = unknown.map(shownColumn)
       // pandas' to_csv writes its row index first, under no name, unless told index=False.
       const said = unknown.map((c, i) => (c === '' && columns[0] === '' ? 'an unnamed first column, as pandas to_csv writes its row index (pass index=False)' : shown[i]))
-      diags.push(diagnostics.columns(`unknown column${unknown.length > 1 ? 's' : ''}: ${said.join(', ')}`, { unknown: shown }))
+      diags.push(diagnostics.columns(`unknown ${plural(unknown.length, 'column')}: ${said.join(', ')}`, { unknown: shown }))
     }
   }
   for (const c of table.columns) {

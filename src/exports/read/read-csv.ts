@@ -6,6 +6,7 @@ import type { ExportRecord } from '../../core/types.js'
 import { csvRecords } from './csv-records.js'
 import { BATCH, PANDAS_INDEX, type ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
+import { plural } from '../../core/words.js'
 
 // --- CSV -----------------------------------------------------------------------------------
 
@@ -82,10 +83,10 @@ export async function openCsv(name: string, text: AsyncIterable<string>): Promis
   }
   const lateDiagnostics = () => [
     ...[...pythonLists].map(([column, { count, line }]) =>
-      diagnostics.columns(`column ${column} holds ${count} value${count > 1 ? 's' : ''} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`, { column, pythonLists: count }),
+      diagnostics.columns(`column ${column} holds ${count} ${plural(count, 'value')} written as Python lists (['…'], as pandas to_csv and DuckDB's COPY write them), not JSON arrays, the first on line ${line}: write lists as JSON (Python's json.dumps, DuckDB's to_json)`, { column, pythonLists: count }),
     ),
     ...[...pythonBooleans].map(([column, { count, line }]) =>
-      diagnostics.columns(`column ${column} writes ${count} boolean${count > 1 ? 's' : ''} as True or False, or TRUE or FALSE (as pandas to_csv and spreadsheets do), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
+      diagnostics.columns(`column ${column} writes ${count} ${plural(count, 'boolean')} as True or False, or TRUE or FALSE (as pandas to_csv and spreadsheets do), the first on line ${line}: read as true and false, as pandas and DuckDB read them; the dataset writes true and false`, { column, pythonBooleans: count }, 'warning'),
     ),
   ]
   return { ...mapping.info, batches: batches(), lateDiagnostics, close: () => {} }

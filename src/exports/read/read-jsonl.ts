@@ -5,6 +5,7 @@ import { detectTable, shownColumn } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import type { ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
+import { plural } from '../../core/words.js'
 
 // --- JSONL ---------------------------------------------------------------------------------
 
@@ -150,7 +151,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
   const lateDiagnostics = () => {
     if (late.size === 0) return []
     const shown = [...late].map(shownColumn)
-    return [diagnostics.columns(`unknown column${late.size > 1 ? 's' : ''} on later rows: ${shown.join(', ')}`, { unknown: shown })]
+    return [diagnostics.columns(`unknown ${plural(late.size, 'column')} on later rows: ${shown.join(', ')}`, { unknown: shown })]
   }
   return { ...mapping.info, batches: batches(), lateDiagnostics, close: () => {} }
 }

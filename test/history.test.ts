@@ -328,7 +328,18 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(run.status).toBe(0)
     const [first, firstNumber] = castNumbers[0]!
     expect(run.stdout.split('\n').slice(0, 3)).toEqual(['rule 701.5 as of 2026-06-19 (release 2026-06-19)', '', `lineage ${first}:${firstNumber}, ${castNumbers.length} releases`])
-    expect(run.stdout).toContain('2026-06-19  701.5 (was 701.4)  moved\n    Cast\n')
+    // Renumbered with the same text: said so, the text not repeated.
+    expect(run.stdout).toContain('    Cast\n')
+    expect(run.stdout).toContain('\n2026-06-19  701.5 (was 701.4)  moved, same text\n2026-08-07  701.5  unchanged\n')
+    // Renumbered and reworded (read from the rows): said so, the new text shown.
+    const trample = (release: string) => rows.find((r) => r.release === release && r.number === (release < '2016' ? '702.17b' : '702.19b'))!
+    expect(trample('2016-07-22').previous_number).toBe('702.17b')
+    expect(trample('2016-07-22').text).not.toBe(trample('2009-07-11').text)
+    expect(cli(['lineage', out, '702.19b']).stdout).toContain(`\n2016-07-22  702.19b (was 702.17b)  moved, edited\n    ${trample('2016-07-22').text}\n`)
+    // Renumbered as the ASCII text of 2009 became the typographic one of 2016 (read from the rows).
+    const icon = (release: string, number: string) => rows.find((r) => r.release === release && r.number === number)!.text
+    expect([icon('2009-07-11', '107.9').includes('_Future Sight_(R)'), icon('2016-07-22', '107.10').includes('Future Sight® set')]).toEqual([true, true])
+    expect(cli(['lineage', out, '107.10']).stdout).toContain(`\n2009-07-11  107.9 (was 104.7)  moved, same text\n2016-07-22  107.10 (was 107.9)  moved, typography only\n    ${icon('2016-07-22', '107.10')}\n`)
     const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
     expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)

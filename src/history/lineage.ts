@@ -2,6 +2,7 @@
 // Pure functions over rules_history rows; the CLI streams the table into them (twice: once for the
 // numbers, once for the versions of the rules found).
 import { plural } from '../core/words.js'
+import { typographyKey } from './row-keys.js'
 
 /** The columns of a rules_history row that lineage reads. */
 export interface LineageRow {
@@ -61,13 +62,24 @@ export function lineageHeader(t: LineageTarget, shown: string[]): string {
 
 export function versionLines(id: string, versions: LineageRow[], safe: (s: string) => string): string[] {
   const lines = [`lineage ${id}, ${versions.length} ${plural(versions.length, 'release')}`, '']
+  let before: LineageRow | undefined
   for (const v of versions) {
     const renumbered = v.previous_number !== null && v.previous_number !== v.number ? ` (was ${v.previous_number})` : ''
-    lines.push(`${v.release}  ${v.number}${renumbered}  ${v.change}`)
-    if (v.change !== 'unchanged') {
+    // `moved` says nothing of the text (a rule renumbered may be reworded too): said here, against the version before.
+    const moved = v.change === 'moved' && before !== undefined ? movedText(before, v) : null
+    lines.push(`${v.release}  ${v.number}${renumbered}  ${v.change}${moved ? `, ${moved}` : ''}`)
+    if (v.change !== 'unchanged' && moved !== 'same text') {
       lines.push(`    ${safe(v.text)}`)
       for (const e of v.examples) lines.push(`    Example: ${safe(e)}`)
     }
+    before = v
   }
   return lines
+}
+
+/** How a moved rule's text and examples compare with its previous version's. */
+function movedText(from: LineageRow, to: LineageRow): 'same text' | 'typography only' | 'edited' {
+  const same = (key: (s: string) => string) => key(from.text) === key(to.text) && from.examples.length === to.examples.length && from.examples.every((e, i) => key(e) === key(to.examples[i]!))
+  if (same((s) => s)) return 'same text'
+  return same(typographyKey) ? 'typography only' : 'edited'
 }

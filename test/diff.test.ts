@@ -5,6 +5,7 @@ import { glossaryChanges } from '../src/history/changelog-parts.js'
 import { diffReleases, MATCH_WORK, similarity, typographyKey, type DiffSide } from '../src/history/diff.js'
 import { diffSideOf } from '../src/history/diff-input.js'
 import { boundedWordChanges, MAX_WORD_EDITS } from '../src/history/row-keys.js'
+import { isBudgetWarning } from '../src/history/work-budget.js'
 import { buildDataset } from '../src/build/build.js'
 import { builtDataset } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
@@ -326,6 +327,15 @@ describe('mtg-rules diff --exit-code', async () => {
     expect(cli(['diff', a, b]).status).toBe(0)
   })
 
+  it('the newer release given as OLD: diffed as asked, with a warning that it reads backwards', () => {
+    const a = release('2026-06-19').path
+    const b = release('2026-08-07').path
+    expect(cli(['diff', a, b]).stderr).toBe('')
+    const backwards = cli(['diff', b, a])
+    expect([backwards.status, backwards.stderr]).toEqual([0, 'diff: warning: OLD (2026-08-07) is newer than NEW (2026-06-19): the changes read from the newer release back to the older (rules added since read as removed)\n'])
+    expect(backwards.stdout).toMatch(/^# Comprehensive Rules: 2026-08-07 → 2026-06-19\n/)
+  })
+
   it('--out never replaces one of the two files it compares (exit 2, the file as it was)', async () => {
     const { copyFileSync, mkdtempSync, readFileSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
@@ -542,9 +552,10 @@ describe('one matcher across sections and rewrites (diff and history share it)',
   }, 60_000)
 
   it('the costliest pair of the shared releases (2026-08-07 → 2009-05-01) needs less than a quarter of the bound', () => {
+    // (Newest first: the warning that it reads backwards is the one other.)
     const d = diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, matchWork: MATCH_WORK / 4 })
-    expect(d.warnings).toEqual([])
-    expect(diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, matchWork: MATCH_WORK / 8 }).warnings).toHaveLength(1)
+    expect(d.warnings).toEqual([expect.stringMatching(/^OLD \(2026-08-07\) is newer than NEW \(2009-05-01\)/)])
+    expect(diffReleases(real('2026-08-07'), real('2009-05-01'), { wordChanges: false, matchWork: MATCH_WORK / 8 }).warnings.filter(isBudgetWarning)).toHaveLength(1)
   }, 60_000)
 
   it('folds the ASCII era’s marks as the later texts write them', () => {

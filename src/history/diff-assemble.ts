@@ -1,4 +1,5 @@
 import type { RuleRow } from '../core/types.js'
+import { isIsoDate } from '../core/calendar.js'
 import type { DiffSide, EditedRule, MovedRule, ReleaseDiff, RowChange, TypographyChange } from './diff-types.js'
 import { boundedWordChanges, duplicates, exampleChanges, wordsWarning, type Prepared } from './row-keys.js'
 import { budgetWarning, type WorkBudget } from './work-budget.js'
@@ -66,7 +67,7 @@ export function assemble(oldSide: DiffSide, newSide: DiffSide, olds: Prepared[],
   }
   const added = news.filter((n) => oldOf[n.pos]! < 0).map((n) => n.row)
   const removed = olds.filter((o) => newOf[o.pos]! < 0).map((o) => o.row)
-  const warnings = [duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(wordWork, words.whole())].filter((w): w is string => w !== null)
+  const warnings = [backwards(oldSide.label, newSide.label), duplicates(oldSide.label, oldSide.rows), duplicates(newSide.label, newSide.rows), budgetWarning(work, added.length, removed.length), wordsWarning(wordWork, words.whole())].filter((w): w is string => w !== null)
   return {
     old: oldSide.label,
     new: newSide.label,
@@ -79,4 +80,10 @@ export function assemble(oldSide: DiffSide, newSide: DiffSide, olds: Prepared[],
     moved,
     lineage,
   }
+}
+
+/** Two releases given newest first (both labels are dates): still diffed as given, but said. */
+function backwards(oldLabel: string, newLabel: string): string | null {
+  if (!isIsoDate(oldLabel) || !isIsoDate(newLabel) || oldLabel <= newLabel) return null
+  return `OLD (${oldLabel}) is newer than NEW (${newLabel}): the changes read from the newer release back to the older (rules added since read as removed)`
 }

@@ -85,6 +85,30 @@ describe('output into a pipe that closes early', () => {
   })
 })
 
+describe('an error names the command that was run, or the stage that failed, never another command', () => {
+  it('a file of no known format, a missing or empty folder of releases: each command says it in its own name', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-releases-'))
+    const text = release('2026-08-07').path
+    const cases: [string, string[]][] = [
+      ['diff', ['diff', join(REPO, 'README.md'), text]],
+      ['diff', ['diff', text, join(REPO, 'Makefile')]],
+      ['previous', ['previous', join(tmp, 'missing-folder'), text]],
+      ['previous', ['previous', empty, text]],
+      ['history', ['history', join(tmp, 'missing-folder'), '--out', join(tmp, 'h')]],
+      ['history', ['history', empty, '--out', join(tmp, 'h')]],
+      ['fetch', ['fetch', '--from', join(tmp, 'missing-folder'), '--dest', join(tmp, 'raw')]],
+      ['validate', ['validate', join(REPO, 'Makefile')]],
+    ]
+    const commands = ['build', 'validate', 'site', 'diff', 'history', 'lineage', 'previous', 'fetch']
+    for (const [command, args] of cases) {
+      const run = cli(args)
+      expect(run.status, args.join(' ')).toBe(2)
+      const named = /^(?:mtg-rules )?([a-z]+):/.exec(run.stderr)?.[1]
+      expect([args.join(' '), named && commands.includes(named) ? named : command], run.stderr).toEqual([args.join(' '), command])
+    }
+  })
+})
+
 describe('text output never carries raw control characters from the data', () => {
   const hostile = join(tmp, 'hostile.jsonl')
   writeFileSync(hostile, JSON.stringify({ number: '100.1\n::error file=x::pwned\u001b[31m', text: 'x', examples: [], index: 0 }) + '\n')

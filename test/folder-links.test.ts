@@ -192,7 +192,7 @@ describe('several paths, one of them unusable', () => {
     const run = spawnSync(process.execPath, [CLI, 'validate', join(out, 'rules.parquet'), cut, readme, join(out, 'rules.jsonl'), '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary } })
     expect(run.status).toBe(2)
     expect(run.stdout).toMatch(new RegExp(`^::error file=${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},title=unreadable::read: .*glossary\\.parquet is not a Parquet file`, 'm'))
-    expect(run.stdout).toContain(`::error file=${readme},title=unreadable::validate: cannot tell the format of ${readme}`)
+    expect(run.stdout).toContain(`::error file=${readme},title=unreadable::read: cannot tell the format of ${readme}`)
     for (const name of ['rules.parquet', 'glossary.parquet', 'README.md', 'rules.jsonl']) expect(readFileSync(summary, 'utf8')).toContain(name)
     // One path alone: its error is the run's one line, and its annotation names the file.
     const alone = spawnSync(process.execPath, [CLI, 'validate', cut, '--format', 'github'], { encoding: 'utf8' })

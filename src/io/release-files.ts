@@ -68,9 +68,9 @@ export async function listReleases(folder: string): Promise<ListedRelease[]> {
   try {
     names = readdirSync(folder).filter((n) => n.toLowerCase().endsWith('.txt'))
   } catch (e) {
-    throw new EtlError('INPUT_MISSING', `history: cannot list ${folder}: ${describeFsError(e)}`)
+    throw new EtlError('INPUT_MISSING', `read: cannot list ${folder}: ${describeFsError(e)}`)
   }
-  if (names.length === 0) throw new EtlError('ARCHIVE_EMPTY', `history: no .txt files in ${folder}`)
+  if (names.length === 0) throw new EtlError('ARCHIVE_EMPTY', `read: no .txt files in ${folder}`)
   const releases: ListedRelease[] = []
   for (const name of names) {
     const path = join(folder, name)
@@ -131,7 +131,7 @@ export async function copyNewestRelease(archive: string, dest: string): Promise<
   try {
     names = readdirSync(archive).filter((n) => n.toLowerCase().endsWith('.txt')).sort()
   } catch (e) {
-    throw new EtlError('INPUT_MISSING', `fetch: cannot list ${archive}: ${describeFsError(e)}`)
+    throw new EtlError('INPUT_MISSING', `read: cannot list ${archive}: ${describeFsError(e)}`)
   }
   const candidates: { name: string; bytes: Uint8Array; effectiveDate: string | null }[] = []
   for (const name of names) {

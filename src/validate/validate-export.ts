@@ -34,7 +34,7 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   if (ext === 'txt') return 'cr-text'
   const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format) return format
-  throw new EtlError('USAGE', `validate: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}`)
+  throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}`)
 }
 
 /**
@@ -48,7 +48,7 @@ export function emptyIsNoRows(name: string): boolean {
 
 export function exportFormatOf(name: string): ExportFormat {
   const kind = sourceKindOf(name)
-  if (kind === 'cr-text') throw new EtlError('USAGE', `validate: ${name} is CR text, not an export`)
+  if (kind === 'cr-text') throw new EtlError('USAGE', `read: ${name} is CR text, not an export`)
   return kind
 }
 

@@ -247,3 +247,23 @@ describe('a same-date re-issue (another file, the same effective date)', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).not.toContain(cached.split('/').pop())
   })
 })
+
+describe('fetch --from into the folder it copies from', () => {
+  it('is refused (exit 2, one line), the archive as it was: --dest is the archive, or a folder inside it', async () => {
+    const { cli } = await import('./helpers/cli.js')
+    const archive = mkdtempSync(join(tmpdir(), 'self-archive-'))
+    // Named as another archive may name its texts: a copy into the archive would be a second file.
+    writeFileSync(join(archive, 'cr-2025-02-07.txt'), cr)
+    const before = snapshot(archive)
+    for (const dest of [archive, join(archive, '.'), join(archive, 'raw')]) {
+      const run = cli(['fetch', '--from', archive, '--dest', dest])
+      expect([run.status, run.stdout], dest).toEqual([2, ''])
+      expect(run.stderr).toMatch(/^mtg-rules fetch: --dest .* is the folder --from reads, or inside it: choose another cache folder \(the default is raw\) \(usage: /)
+      expect(snapshot(archive)).toEqual(before)
+      expect(readdirSync(archive)).toEqual(['cr-2025-02-07.txt'])
+    }
+    // Beside it, or above it: copied as always.
+    const beside = join(archive, '..', `${archive.split('/').pop()}-raw`)
+    expect(cli(['fetch', '--from', archive, '--dest', beside]).stdout).toBe(`${join(beside, 'MagicCompRules 20250207.txt')}\n`)
+  })
+})

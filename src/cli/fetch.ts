@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { EtlError } from '../core/errors.js'
+import { isWithin, realPath } from '../io/files.js'
 import { copyNewestRelease, storeRelease } from '../io/release-files.js'
 import { ok, type CommandResult } from './_shared.js'
 
@@ -13,7 +14,13 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (positionals.length > 0) throw new EtlError('USAGE', `mtg-rules fetch: unexpected argument "${positionals[0]}"`)
   if (values.from !== undefined && values.url !== undefined) throw new EtlError('USAGE', 'mtg-rules fetch: give --from DIR or --url PAGE, not both')
   const stored = (r: { path: string; note: string | null }) => ok(r.path + '\n', r.note === null ? '' : r.note + '\n')
-  if (values.from !== undefined) return stored(await copyNewestRelease(values.from, values.dest))
+  if (values.from !== undefined) {
+    // The cache is written to (a text, index.json): never the archive that is read, nor a folder in it.
+    if (isWithin(realPath(values.from), realPath(values.dest))) {
+      throw new EtlError('USAGE', `mtg-rules fetch: --dest ${values.dest} is the folder --from reads, or inside it: choose another cache folder (the default is raw)`)
+    }
+    return stored(await copyNewestRelease(values.from, values.dest))
+  }
   const { downloadRelease } = await import('../fetch/fetch-release.js')
   // A time-out past what a timer holds (2^31 - 1 ms, ~24.8 days) would fire at once.
   const number = (name: string, v: string | undefined, max: number) => {

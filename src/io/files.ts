@@ -1,6 +1,6 @@
-import { closeSync, constants, createReadStream, openSync, readSync, type Stats, readFileSync, statSync } from 'node:fs'
+import { closeSync, constants, createReadStream, openSync, readSync, type Stats, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { isAbsolute, relative, sep } from 'node:path'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
@@ -230,6 +230,15 @@ function folderIdentity(dir: string): string {
     return `${st.dev}:${st.ino}`
   } catch {
     return 'gone'
+  }
+}
+
+/** The real path of what exists (links followed), else the path as given, made absolute. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
   }
 }
 

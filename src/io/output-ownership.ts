@@ -1,8 +1,8 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import { safeText } from '../core/report-format.js'
-import { isWithin } from './files.js'
+import { isWithin, realPath as real } from './files.js'
 
 // Which entries of an existing output folder this tool may replace: what it can prove it wrote.
 
@@ -63,14 +63,6 @@ export function refuseForeign(target: string, owned: Ownership, force: boolean) 
   }
 }
 
-/** The real path of what exists (links followed), else the path as given. */
-const real = (path: string) => {
-  try {
-    return realpathSync(path)
-  } catch {
-    return resolve(path)
-  }
-}
 
 // A run's own input is never in its output folder: replacing the folder (with --force) would delete it.
 export function refuseInputs(target: string, inputs: readonly string[], output = 'output folder') {

@@ -80,7 +80,9 @@ const cases: [string, () => string[], number, RegExp][] = [
   }))], 1, /^error schema 101\.2 line 21 row 20: \/text must NOT be valid \(Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
-  ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: Unknown option '--bogus'.*\(usage: mtg-rules build FILE/],
+  ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: unknown option --bogus \(usage: mtg-rules build FILE [^\n]*\)$/],
+  ['a mistyped option', () => [...build(r.path), '--stirct'], 2, /^mtg-rules build: unknown option --stirct \(did you mean --strict\?\) \(usage: mtg-rules build FILE [^\n]*\)$/],
+  ['another command\'s option', () => ['validate', r.path, '--out', out], 2, /^mtg-rules validate: unknown option --out \(usage: mtg-rules validate PATH/],
   ['an unknown command', () => ['frobnicate', '--out', out], 2, /^mtg-rules: unknown command "frobnicate" \(mtg-rules --help lists the commands\)$/],
   ['a mistyped command', () => ['biuld', r.path], 2, /^mtg-rules: unknown command "biuld" \(did you mean build\?\) \(mtg-rules --help lists the commands\)$/],
 ]

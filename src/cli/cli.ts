@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { annotatedPath, type CommandResult } from './_shared.js'
-import { COMMAND_HELP, isCommand, nearestCommand, USAGE, type CommandName } from './help.js'
+import { COMMAND_HELP, isCommand, nearestCommand, nearestOption, USAGE, type CommandName } from './help.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
 import { TOOL } from '../core/version.js'
@@ -80,7 +80,14 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
     // One line, as every error: Node's messages for arguments can run over several.
     if (err.code?.startsWith('ERR_PARSE_ARGS')) {
       const dashed = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(err.message)
-      const said = dashed ? `${dashed[1]} takes a value, and one that starts with a dash is written ${dashed[1]}=VALUE` : err.message.split('\n')[0]
+      // Node's own words for an unknown option run on about positionals after `--`: the option is what matters.
+      const unknown = /^Unknown option '([^']+)'/.exec(err.message)?.[1]
+      const near = unknown === undefined || !isCommand(command) ? null : nearestOption(command, unknown)
+      const said = dashed
+        ? `${dashed[1]} takes a value, and one that starts with a dash is written ${dashed[1]}=VALUE`
+        : unknown !== undefined
+          ? `unknown option ${safeText(unknown)}${near ? ` (did you mean ${near}?)` : ''}`
+          : err.message.split('\n')[0]
       return usageError(`mtg-rules ${command}: ${said}`, command)
     }
     return internalError(err, debug)

@@ -137,10 +137,19 @@ export const isCommand = (name: string): name is CommandName => Object.hasOwn(CO
 
 /** The command nearest to a mistyped one, if it is near enough to be a likely typo. */
 export function nearestCommand(typed: string): string | null {
+  return nearest(typed.toLowerCase(), Object.keys(COMMAND_HELP))
+}
+
+/** The option of `command` nearest a mistyped one (`--stirct` → `--strict`), from its usage line. */
+export function nearestOption(command: CommandName, typed: string): string | null {
+  return nearest(typed, COMMAND_HELP[command].split('\n')[0]!.match(/--[a-z][a-z-]*/g) ?? [])
+}
+
+function nearest(typed: string, names: string[]): string | null {
   let best: string | null = null
   let bestDistance = Infinity
-  for (const name of Object.keys(COMMAND_HELP)) {
-    const d = editDistance(typed.toLowerCase(), name)
+  for (const name of names) {
+    const d = editDistance(typed, name)
     if (d < bestDistance) [best, bestDistance] = [name, d]
   }
   return bestDistance <= Math.max(2, Math.floor(typed.length / 3)) ? best : null

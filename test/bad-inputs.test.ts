@@ -6,7 +6,8 @@ import { deflateRawSync } from 'node:zlib'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { cli, snapshot } from './helpers/cli.js'
-import { CLI, readBytes, release, REPO } from './helpers/shared.js'
+import { builtDataset } from './helpers/built.js'
+import { CLI, readBytes, release, REPO, RULES_ARCHIVE } from './helpers/shared.js'
 
 // The catalogue of bad inputs: each gets one clear line, its exit code, and leaves out/ as it was.
 const r = release('2025-02-07')
@@ -52,7 +53,7 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['a UTF-8 CR with one damaged byte: UTF-8 still, the byte reported', () => build(file('one-bad-byte.txt', withBadByte())), 1, /^error encoding line 1050: byte 0x92 at offset \d+ is not UTF-8 \(read as U\+FFFD\) in a text that otherwise is$/m],
   ['UTF-16 without a BOM', () => build(file('utf16.txt', new Uint8Array(Buffer.from(crText.slice(0, 5000), 'utf16le')))), 2, /^read: utf16\.txt is not a text file: it holds NUL bytes \(looks like UTF-16 without a byte order mark\)$/],
   ['a 300 MB file', () => build(sparse('huge.txt', 300 * 1024 * 1024)), 2, /^read: .*huge\.txt is 314572800 bytes, more than the 67108864 this input may have$/],
-  ['a directory as input', () => build(tmp), 2, /^read: .* is a directory, not a file$/],
+  ['a directory as input (a folder of releases, say)', () => build(RULES_ARCHIVE), 2, /^mtg-rules build: .* is a folder: build takes one CR text \(mtg-rules history DIR builds every release of a folder\) \(usage: mtg-rules build FILE/],
   ['a missing path', () => build(join(tmp, 'nope.txt')), 2, /^read: cannot open .*nope\.txt: no such file or directory$/],
   ['an output folder that cannot be written', () => ['build', r.path, '--out', join(file('a-file', 'x'), 'out')], 2, /^write: cannot write to .*a-file\/out: a part of the path is not a directory$/],
   ['Parquet that is not Parquet', () => ['validate', file('fake.parquet', 'number,text\n1,2\n')], 2, /^read: .*fake\.parquet is not a Parquet file \(no PAR1 magic bytes\)$/],
@@ -80,6 +81,7 @@ const cases: [string, () => string[], number, RegExp][] = [
   }))], 1, /^error schema 101\.2 line 21 row 20: \/text must NOT be valid \(Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it/m],
   ['an export with extra columns', () => ['validate', file('extra.jsonl', extraColumn())], 1, /^error columns: unknown column: source$/m],
   ['no file at all', () => ['build', '--out', out], 2, /^mtg-rules build: expected one FILE, got 0 .*\(usage: mtg-rules build FILE \[--out DIR\]/],
+  ['build given an export', () => build(join(builtDataset(r.effective), 'rules.jsonl')), 2, /^mtg-rules build: .*rules\.jsonl is an export \(jsonl\), not a CR text: build takes the published text \(MagicCompRules YYYYMMDD\.txt\); mtg-rules validate checks an export \(usage: mtg-rules build FILE/],
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: unknown option --bogus \(usage: mtg-rules build FILE [^\n]*\)$/],
   ['a mistyped option', () => [...build(r.path), '--stirct'], 2, /^mtg-rules build: unknown option --stirct \(did you mean --strict\?\) \(usage: mtg-rules build FILE [^\n]*\)$/],
   ['another command\'s option', () => ['validate', r.path, '--out', out], 2, /^mtg-rules validate: unknown option --out \(usage: mtg-rules validate PATH/],

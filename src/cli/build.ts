@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
 import { formatReport, safeText } from '../core/report-format.js'
@@ -6,6 +7,8 @@ import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import { publisherNameOf, releaseNotesOf } from '../io/release-files.js'
 import { replaceFolder } from '../io/output-folder.js'
 import { TABLES } from '../core/tables.js'
+import { EtlError } from '../core/errors.js'
+import { sourceKindOf } from '../validate/validate-export.js'
 import { ok, oneFile, type CommandResult } from './_shared.js'
 
 const DATASET_FILE = new RegExp(`^(${TABLES.map((t) => t.name).join('|')})\\.(parquet|jsonl|csv|arrow)$`)
@@ -31,6 +34,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   })
   const timings = startTimings()
   const file = oneFile(positionals, 'build')
+  refuseWhatIsNoText(file)
   const bytes = await readInputFile(file, MAX_TEXT_BYTES)
   timings.mark('read the file')
   // apache-arrow is loaded only when asked for: it would double the start-up time of every build.
@@ -53,6 +57,24 @@ export async function run(args: string[]): Promise<CommandResult> {
   timings.mark(`write ${result.files.length} files (staging folder, fsync, switch)`)
   const made = `build: wrote ${result.files.length} files to ${safeText(values.out)} (${rules} rules, ${examples} examples, ${glossary} glossary entries, effective ${result.document.effectiveDate ?? 'unknown'})`
   return ok(`${summary}\n`, `${made}${result.report.valid ? '' : `; ${file} ${why}`}\n${noteLine}${leftover ? leftover + '\n' : ''}${values.timings ? timings.render() : ''}`, result.report.valid ? 0 : 1)
+}
+
+/** A folder or an export given for the text: said with the command that takes it (not "no numbered rule found"). */
+function refuseWhatIsNoText(file: string) {
+  let folder = false
+  try {
+    folder = statSync(file).isDirectory()
+  } catch {
+    // Missing or unreadable: reading it says so.
+  }
+  if (folder) throw new EtlError('USAGE', `mtg-rules build: ${file} is a folder: build takes one CR text (mtg-rules history DIR builds every release of a folder)`)
+  let kind = 'cr-text'
+  try {
+    kind = sourceKindOf(file)
+  } catch {
+    // A name of no known extension may still be a text (built by its content).
+  }
+  if (kind !== 'cr-text') throw new EtlError('USAGE', `mtg-rules build: ${file} is an export (${kind}), not a CR text: build takes the published text (MagicCompRules YYYYMMDD.txt); mtg-rules validate checks an export`)
 }
 
 /**

@@ -9,7 +9,7 @@ import { builtDataset } from './helpers/built.js'
 import { cli, snapshot } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
-import { CLI, release, REPO } from './helpers/shared.js'
+import { CLI, release, REPO, RULES_ARCHIVE } from './helpers/shared.js'
 
 const r = release('2025-02-07')
 const tmp = mkdtempSync(join(tmpdir(), 'conventions-'))
@@ -106,6 +106,12 @@ describe('an error names the command that was run, or the stage that failed, nev
       const named = /^(?:mtg-rules )?([a-z]+):/.exec(run.stderr)?.[1]
       expect([args.join(' '), named && commands.includes(named) ? named : command], run.stderr).toEqual([args.join(' '), command])
     }
+  })
+
+  it('validate of a folder of CR texts (an archive) says what checks those', () => {
+    const run = cli(['validate', RULES_ARCHIVE])
+    const texts = readdirSync(RULES_ARCHIVE).filter((n) => n.endsWith('.txt')).length
+    expect([run.status, run.stderr]).toEqual([2, `validate: ${RULES_ARCHIVE} holds no dataset (no .jsonl, .ndjson, .csv, .parquet, .arrow or .feather file, no manifest.json); it holds ${texts} .txt files: validate each by its path, or mtg-rules history DIR builds and validates them all\n`])
   })
 })
 

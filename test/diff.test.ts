@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderChangelog } from '../src/history/changelog.js'
@@ -375,6 +377,12 @@ describe('diff of two exports in dataset folders', () => {
     const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
+    // The folders themselves: their rules exports, the same changelog.
+    expect(cli(['diff', a, b])).toEqual(run)
+    const none = mkdtempSync(join(tmpdir(), 'no-rules-'))
+    const refused = cli(['diff', a, none])
+    expect(refused.status).toBe(2)
+    expect(refused.stderr.startsWith(`mtg-rules diff: ${none} is a folder that holds no rules export (rules ending in .jsonl, .ndjson, .csv, .parquet, .arrow or .feather): give a CR text, a rules export or a dataset folder (usage: `)).toBe(true)
   })
 })
 

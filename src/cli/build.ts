@@ -1,9 +1,8 @@
-import { statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { buildDataset } from '../build/build.js'
 import { formatReport, safeText } from '../core/report-format.js'
 import { plural } from '../core/words.js'
-import { MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { isFolder, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
 import { publisherNameOf, releaseNotesOf } from '../io/release-files.js'
 import { replaceFolder } from '../io/output-folder.js'
 import { TABLES } from '../core/tables.js'
@@ -61,13 +60,7 @@ export async function run(args: string[]): Promise<CommandResult> {
 
 /** A folder or an export given for the text: said with the command that takes it (not "no numbered rule found"). */
 function refuseWhatIsNoText(file: string) {
-  let folder = false
-  try {
-    folder = statSync(file).isDirectory()
-  } catch {
-    // Missing or unreadable: reading it says so.
-  }
-  if (folder) throw new EtlError('USAGE', `mtg-rules build: ${file} is a folder: build takes one CR text (mtg-rules history DIR builds every release of a folder)`)
+  if (isFolder(file)) throw new EtlError('USAGE', `mtg-rules build: ${file} is a folder: build takes one CR text (mtg-rules history DIR builds every release of a folder)`)
   let kind = 'cr-text'
   try {
     kind = sourceKindOf(file)

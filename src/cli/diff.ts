@@ -8,10 +8,10 @@ import { diffSideOf } from '../history/diff-input.js'
 import { isIsoDate } from '../core/calendar.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
-import { MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile } from '../io/files.js'
+import { isFolder, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, tableFile } from '../io/files.js'
 import { refuseInputs } from '../io/output-ownership.js'
 import { writeFilesAtomically } from '../io/release-files.js'
-import { sourceKindOf } from '../validate/validate.js'
+import { EXPORT_EXTENSIONS_SAID, sourceKindOf } from '../validate/validate-export.js'
 import { ok, type CommandResult } from './_shared.js'
 
 /** mtg-rules diff */
@@ -22,7 +22,7 @@ export async function run(args: string[]): Promise<CommandResult> {
     options: { json: { type: 'boolean', default: false }, out: { type: 'string' }, 'exit-code': { type: 'boolean', default: false } },
   })
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
-  const [oldFile, newFile] = positionals as [string, string]
+  const [oldFile, newFile] = (positionals as [string, string]).map(rulesFileOf) as [string, string]
   // --out replaces its file whole: never one of the two this run reads.
   if (values.out !== undefined) refuseInputs(values.out, [oldFile, newFile], 'output file')
   const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
@@ -55,6 +55,14 @@ async function glossaryDiff(oldSide: DiffSide, newSide: DiffSide, values: { json
   if (values.out === undefined) return ok(text, warnings, exitCode)
   await writeFilesAtomically(dirname(values.out), [{ name: basename(values.out), bytes: new TextEncoder().encode(terminalSafe(text)) }])
   return ok('', `${warnings}diff: wrote ${safeText(values.out)} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
+}
+
+/** A file as given; a dataset folder, its rules export (its manifest then gives the release's date). */
+function rulesFileOf(given: string): string {
+  if (!isFolder(given)) return given
+  const file = tableFile(given, 'rules')
+  if (file === null) throw new EtlError('USAGE', `mtg-rules diff: ${given} is a folder that holds no rules export (rules ending in ${EXPORT_EXTENSIONS_SAID}): give a CR text, a rules export or a dataset folder`)
+  return file
 }
 
 /** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */

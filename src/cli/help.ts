@@ -46,9 +46,10 @@ Options:
                     wrote: every file and folder in it is removed`,
   diff: `Usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code]
 
-Compare two releases (CR texts or rules exports): unchanged, typography-only, edited, added, removed
-and moved (renumbered) rules, and between CR texts the glossary, as a Markdown changelog (or JSON).
-Two glossary exports give the glossary's terms added, removed and changed.
+Compare two releases (CR texts, rules exports, or dataset folders: their rules export): unchanged,
+typography-only, edited, added, removed and moved (renumbered) rules, and between CR texts the
+glossary, as a Markdown changelog (or JSON). Two glossary exports give the glossary's terms added,
+removed and changed.
 
 Options:
   --json            the diff as JSON

@@ -1,9 +1,10 @@
-import { appendFileSync, statSync } from 'node:fs'
+import { appendFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
+import { isFolder } from '../io/files.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
@@ -30,12 +31,12 @@ export async function run(args: string[]): Promise<CommandResult> {
   const reports: Report[] = []
   const how = { strict: values.strict, exact: values.exact }
   const rulesFile = values.rules
-  if (rulesFile !== undefined && positionals.some(isDirectory)) throw new EtlError('USAGE', `mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it`)
+  if (rulesFile !== undefined && positionals.some(isFolder)) throw new EtlError('USAGE', `mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it`)
   // The rules the companion files are checked against, read once: a file that cannot give them stops the run.
   const known = rulesFile === undefined ? undefined : { knownRules: Promise.resolve(await rulesOf(rulesFile)) }
   for (const path of positionals) {
     try {
-      if (isDirectory(path)) append(reports, await validateFolder(path, how))
+      if (isFolder(path)) append(reports, await validateFolder(path, how))
       else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
@@ -50,7 +51,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   }
   let text: string
   let summaryFailure = ''
-  if (format === 'json') text = JSON.stringify(reports.length === 1 && !isDirectory(positionals[0]!) ? reports[0] : reports, null, 2)
+  if (format === 'json') text = JSON.stringify(reports.length === 1 && !isFolder(positionals[0]!) ? reports[0] : reports, null, 2)
   else if (format === 'github') {
     text = reports.map((r) => formatGithub({ ...r, source: { ...r.source, file: annotatedPath(r.source.file) } })).filter((t) => t !== '').join('\n')
     summaryFailure = writeJobSummary(process.env.GITHUB_STEP_SUMMARY, reports)
@@ -69,14 +70,6 @@ function writeJobSummary(path: string | undefined, reports: Report[]): string {
     return ''
   } catch (e) {
     return `validate: cannot write the job summary to ${safeText(path)} ($GITHUB_STEP_SUMMARY): ${describeFsError(e)}\n`
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
   }
 }
 

@@ -1,10 +1,10 @@
-import { closeSync, constants, createReadStream, openSync, readSync, type Stats, readFileSync, realpathSync, statSync } from 'node:fs'
+import { closeSync, constants, createReadStream, existsSync, openSync, readSync, type Stats, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
-import { emptyIsNoRows } from '../validate/validate-export.js'
+import { emptyIsNoRows, EXPORT_EXTENSIONS } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
 import { ioSettings, timeLimit } from './settings.js'
 
@@ -231,6 +231,24 @@ function folderIdentity(dir: string): string {
   } catch {
     return 'gone'
   }
+}
+
+/** Whether `path` is a folder (links followed); false when it is missing or cannot be read. */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** A dataset folder's export of `table`: the first of `table.jsonl`, `.ndjson`, … (EXPORT_EXTENSIONS) there; null when none is. */
+export function tableFile(dir: string, table: string): string | null {
+  for (const [ext] of EXPORT_EXTENSIONS) {
+    const path = join(dir, `${table}.${ext}`)
+    if (existsSync(path)) return path
+  }
+  return null
 }
 
 /** The real path of what exists (links followed), else the path as given, made absolute. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { reportValidator } from '../checks/schema.js'
@@ -8,9 +8,9 @@ import { MAX_HELD_ROWS, tooManyHeldRows } from '../core/limits.js'
 import type { Report } from '../core/report.js'
 import type { RuleRow } from '../core/types.js'
 import type { GlossaryEntry, HistoryRow, RuleLink, RulePlace, SiteInput, SiteRelease } from '../site/site-input.js'
-import { inputFileChunks, MAX_EXPORT_BYTES, readInputFile, readOneSet } from './files.js'
+import { inputFileChunks, isFolder, MAX_EXPORT_BYTES, readInputFile, readOneSet, tableFile } from './files.js'
 import { schemaCheckedRows } from '../validate/checked-rows.js'
-import { EXPORT_EXTENSIONS, exportFormatOf } from '../validate/validate-export.js'
+import { exportFormatOf } from '../validate/validate-export.js'
 
 /**
  * What the site is made from, read from a dataset folder (as `build` writes it) or a history folder
@@ -75,14 +75,6 @@ async function records(file: string, table: string): Promise<Record<string, unkn
   return rows
 }
 
-function tableFile(dir: string, table: string): string | null {
-  for (const [ext] of EXPORT_EXTENSIONS) {
-    const path = join(dir, `${table}.${ext}`)
-    if (existsSync(path)) return path
-  }
-  return null
-}
-
 /** A history folder's newest release: its YYYY-MM-DD folders, the last that holds a dataset. */
 function newestReleaseFolder(dir: string): string {
   const releases = readdirSync(dir)
@@ -103,14 +95,6 @@ async function readJson(path: string): Promise<unknown> {
     return JSON.parse(text)
   } catch (e) {
     throw new EtlError('EXPORT_MALFORMED', `site: ${path} is not JSON (${(e as Error).message})`)
-  }
-}
-
-const isFolder = (dir: string) => {
-  try {
-    return statSync(dir).isDirectory()
-  } catch {
-    return false
   }
 }
 

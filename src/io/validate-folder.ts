@@ -11,6 +11,7 @@ import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EX
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
+import { plural } from '../core/words.js'
 
 // In a dataset folder, the files named after a table; anything else is left to the manifest check.
 const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
@@ -69,7 +70,12 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   // or train-*.parquet at the top. Which table each holds is told by its columns.
   const names = (named.length > 0 ? named : huggingFaceFiles(root, dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const hasManifest = existsSync(join(dir, 'manifest.json'))
-  if (names.length === 0 && !hasManifest) throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)`)
+  if (names.length === 0 && !hasManifest) {
+    // A folder of CR texts (an archive such as raw/) is a likely mistake: say what checks those.
+    const texts = readdirSync(dir).filter((n) => /\.txt$/i.test(n)).length
+    const archive = texts === 0 ? '' : `; it holds ${texts} .txt ${plural(texts, 'file')}: validate each by its path, or mtg-rules history DIR builds and validates them all`
+    throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)${archive}`)
+  }
   const reports: Report[] = []
   // The companions are checked against the numbers of a rules file, taken as it is validated (each
   // is read once): the first of these, in EXPORT_EXTENSIONS' order, read to its end as the rules table.

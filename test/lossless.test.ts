@@ -299,5 +299,8 @@ describe('history keeps re-issues apart', () => {
     const rulesOf = (folder: string) => readFileSync(join(out, folder, 'rules.jsonl'), 'utf8')
     expect(rulesOf('2026-08-07')).toBe(rulesOf('2026-08-07~MagicCompRules 20260807 first issue'))
     expect(JSON.parse(readFileSync(join(out, '2001-07-23', 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2001-07-23')
+    // Which of the two the rules_history takes is said, and only that release is in it.
+    expect(result.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes ${newest.file} (the later file name); this one is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
+    expect(result.stderr).toMatch(/\(\d+ rows, 2 releases\)\n/)
   })
 })

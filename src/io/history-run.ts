@@ -125,7 +125,12 @@ export async function buildHistory(archive: string, out: string, options: Histor
     for (const pending of builds) {
       const b = await pending
       done.push(b.row)
-      if (b.outcome instanceof Error || b.outcome.effectiveDate === null || b.folder !== b.outcome.effectiveDate) continue
+      if (b.outcome instanceof Error || b.outcome.effectiveDate === null) continue
+      if (b.folder !== b.outcome.effectiveDate) {
+        const release = releases[folders.indexOf(b.outcome.effectiveDate)]?.name
+        notes.push(`history: ${b.release.name} is effective ${b.outcome.effectiveDate}, as ${release} is: rules_history takes ${release} (the later file name); this one is built in ${b.folder}/`)
+        continue
+      }
       const { rows, effectiveDate } = b.outcome
       const diff = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false, matchWork: options.matchWork }) : null
       for (const warning of diff?.warnings.filter(isBudgetWarning) ?? []) notes.push(`history: lineage ${previous!.release} → ${effectiveDate}: ${warning}`)

@@ -300,7 +300,13 @@ describe('history keeps re-issues apart', () => {
     expect(rulesOf('2026-08-07')).toBe(rulesOf('2026-08-07~MagicCompRules 20260807 first issue'))
     expect(JSON.parse(readFileSync(join(out, '2001-07-23', 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2001-07-23')
     // Which of the two the rules_history takes is said, and only that release is in it.
-    expect(result.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes ${newest.file} (the later file name); this one is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
+    expect(result.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes the later file name, ${newest.file}; MagicCompRules 20260807 first issue.txt is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
     expect(result.stderr).toMatch(/\(\d+ rows, 2 releases\)\n/)
+    // The later name cut short (its effective date kept, its rules gone): it fails, and the date is said to be missing.
+    writeFileSync(join(dir, newest.file), textOf(newest.path).slice(0, 3000))
+    const failed = cli(['history', dir, '--out', out])
+    expect(failed.status).toBe(1)
+    expect(failed.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes the later file name, ${newest.file}, which did not build (2026-08-07 is not in rules_history); MagicCompRules 20260807 first issue.txt is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
+    expect(failed.stderr).toMatch(/\(\d+ rows, 1 release\)\n/)
   })
 })

@@ -122,13 +122,14 @@ export async function buildHistory(archive: string, out: string, options: Histor
     let linksInMemory = 0
     const done: HistoryRow[] = []
     const notes: string[] = []
+    // Texts of a date whose release is another text of that date (its later file name): said once every build is back.
+    const superseded: { name: string; date: string; folder: string }[] = []
     for (const pending of builds) {
       const b = await pending
       done.push(b.row)
       if (b.outcome instanceof Error || b.outcome.effectiveDate === null) continue
       if (b.folder !== b.outcome.effectiveDate) {
-        const release = releases[folders.indexOf(b.outcome.effectiveDate)]?.name
-        notes.push(`history: ${b.release.name} is effective ${b.outcome.effectiveDate}, as ${release} is: rules_history takes ${release} (the later file name); this one is built in ${b.folder}/`)
+        superseded.push({ name: b.release.name, date: b.outcome.effectiveDate, folder: b.folder })
         continue
       }
       const { rows, effectiveDate } = b.outcome
@@ -162,6 +163,11 @@ export async function buildHistory(archive: string, out: string, options: Histor
       listed.push({ release: effectiveDate, file: b.release.name, rules: rows.length })
       previous = { release: effectiveDate, rows }
       b.outcome.rows = []
+    }
+    for (const t of superseded) {
+      const release = releases[folders.indexOf(t.date)]!.name
+      const taken = listed.some((l) => l.release === t.date)
+      notes.push(`history: ${t.name} is effective ${t.date}, as ${release} is: rules_history takes the later file name, ${release}${taken ? '' : `, which did not build (${t.date} is not in rules_history)`}; ${t.name} is built in ${t.folder}/`)
     }
     const rows: HistoryRow[] = done
     // No release built: a history of nothing would replace whatever the folder held.

@@ -378,7 +378,9 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect([then.status, then.stdout.split('\n')[0]]).toEqual([0, `rule ${gone.number} as of 2001-12-31 (release 2001-07-23)`])
     expect(cli(['lineage', out, gone.number, '--at', '1999-01-01']).stderr).toBe(`lineage: ${out} holds no release on or before 1999-01-01\n`)
     // A day the calendar does not have is refused, never compared as text; 29 February of a leap year is a day.
-    for (const day of ['2026-02-30', '2026-13-01', '2025-02-29', '2026-8-07']) expect(cli(['lineage', out, gone.number, '--at', day]).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${day}" \\(usage: `))
+    // Shaped as a date but no day of the calendar, or not shaped as one: each said as it is.
+    for (const day of ['2026-02-30', '2026-13-01', '2025-02-29']) expect(cli(['lineage', out, gone.number, '--at', day]).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, and "${day}" is no day of the calendar \\(usage: `))
+    for (const day of ['2026-8-07', 'yesterday']) expect(cli(['lineage', out, gone.number, '--at', day]).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${day}" \\(usage: `))
     expect(cli(['lineage', out, gone.number, '--at', '2004-02-29']).status).toBe(0)
     // Without --at: the newest release does not have it; the last one that did is shown, and said so.
     const last = cli(['lineage', out, gone.number])

@@ -152,7 +152,10 @@ export async function run(args: string[]): Promise<CommandResult> {
   const number = written.endsWith('.') ? written.slice(0, -1) : written
   if (!parseRuleNumber(number)) throw new EtlError('USAGE', `mtg-rules lineage: "${written}" is no rule number: a section, a period, the rule, then any subrule letters (702.19, 702.19b; never l or o)`)
   const at = values.at ?? null
-  if (at !== null && !isIsoDate(at)) throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${at}"`)
+  if (at !== null && !isIsoDate(at)) {
+    const shaped = /^\d{4}-\d{2}-\d{2}$/.test(at)
+    throw new EtlError('USAGE', `mtg-rules lineage: --at takes a date as YYYY-MM-DD, ${shaped ? `and "${at}" is no day of the calendar` : `not "${at}"`}`)
+  }
   // The index when it is there and right; the whole table when not. A rule the index does not place
   // is looked for in the whole table too: every line it places is checked, but an absence cannot be.
   const fast = indexed(dir)

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { builtDataset, datasetCopy } from './helpers/built.js'
+import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
 import { CLI, release } from './helpers/shared.js'
 
@@ -198,6 +198,23 @@ describe('several paths, one of them unusable', () => {
     const alone = spawnSync(process.execPath, [CLI, 'validate', cut, '--format', 'github'], { encoding: 'utf8' })
     expect(alone.status).toBe(2)
     expect(alone.stdout).toMatch(/^::error file=.*glossary\.parquet,title=mtg-rules validate::read: /)
+  })
+})
+
+describe('a dataset folder holding exports not named after a table', () => {
+  it('checks the table files and says which others it did not check (never a silent skip); a history folder\'s own history.csv is no such file', () => {
+    // Exports of another project: no manifest (ours lists its files, and one it does not list is an error).
+    const out = mkdtempSync(join(tmpdir(), 'unnamed-'))
+    const built = builtDataset('2026-08-07')
+    for (const [from, to] of [['rules.jsonl', 'rules.jsonl'], ['glossary.csv', 'glossary.csv'], ['rules.jsonl', 'rules-2024.jsonl'], ['glossary.csv', 'terms.csv']]) cpSync(join(built, from!), join(out, to!))
+    const run = cli(['validate', out])
+    expect(run.status).toBe(0)
+    expect(run.stderr).toBe(`validate: ${out}: not checked: rules-2024.jsonl, terms.csv (their names are no table's: validate each by its path)\n`)
+    expect(run.stdout).not.toContain('rules-2024.jsonl')
+    // Named, it is checked.
+    expect(cli(['validate', join(out, 'terms.csv')]).stdout).toMatch(/terms\.csv: valid, \d+ rows/)
+    // A history folder as history writes it: nothing said.
+    expect(cli(['validate', builtHistory().out]).stderr).toBe('')
   })
 })
 

@@ -6,7 +6,8 @@ import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../
 import type { Report } from '../core/report.js'
 import { isFolder } from '../io/files.js'
 import { describeFsError } from '../io/fs-errors.js'
-import { readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
+import { plural } from '../core/words.js'
+import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
 import { RULES_TABLE, TABLES } from '../core/tables.js'
 import { annotatedPath, ok, type CommandResult } from './_shared.js'
@@ -34,10 +35,15 @@ export async function run(args: string[]): Promise<CommandResult> {
   if (rulesFile !== undefined && positionals.some(isFolder)) throw new EtlError('USAGE', `mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it`)
   // The rules the companion files are checked against, read once: a file that cannot give them stops the run.
   const known = rulesFile === undefined ? undefined : { knownRules: Promise.resolve(await rulesOf(rulesFile)) }
+  const skipped: string[] = []
   for (const path of positionals) {
     try {
-      if (isFolder(path)) append(reports, await validateFolder(path, how))
-      else reports.push(await validateFile(path, how, known))
+      if (isFolder(path)) {
+        append(reports, await validateFolder(path, how))
+        // Never a silent skip: an export of the folder that is no table's file is named.
+        const { notChecked } = folderExports(path)
+        if (notChecked.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
+      } else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
       // path that cannot be read an `unreadable` error in its own, and the others are still checked.
@@ -59,7 +65,7 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The worst outcome: a file that could not be read at all is unusable input (2), even beside others;
   // so is a job summary asked for and not written (as GitHub's own toolkit fails then).
   const unusable = summaryFailure !== '' || reports.some((r) => r.diagnostics.some((d) => d.code === 'unreadable'))
-  return ok(text === '' ? '' : text + '\n', summaryFailure, unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
+  return ok(text === '' ? '' : text + '\n', skipped.join('') + summaryFailure, unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
 }
 
 /** Append the job summary to `path` ($GITHUB_STEP_SUMMARY) when set: '' when written, else the line saying why not. */

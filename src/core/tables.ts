@@ -113,6 +113,9 @@ export const TABLES = [RULES_TABLE, GLOSSARY_TABLE, RULES_META_TABLE, REFERENCES
 /** Every table an export may hold: a build's, and the history's. */
 export const ALL_TABLES = [...TABLES, RULES_HISTORY_TABLE, RULE_LINKS_TABLE]
 
+/** A history folder's table of its runs (one row per text: built or why not), beside its tables: no dataset table. */
+export const HISTORY_RUNS_FILE = 'history.csv'
+
 /** The table a file's name gives: `glossary.jsonl` → glossary; undefined for another name. */
 export function tableNamed(name: string): TableSpec | undefined {
   const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { TableRow } from '../core/tables.js'
-import { RULE_LINKS_TABLE, RULES_HISTORY_TABLE } from '../core/tables.js'
+import { HISTORY_RUNS_FILE, RULE_LINKS_TABLE, RULES_HISTORY_TABLE } from '../core/tables.js'
 import type { RuleRow } from '../core/types.js'
 import { TOOL } from '../core/version.js'
 import { inMemoryBytes, renderHistoryCard } from '../exports/card.js'
@@ -198,7 +198,7 @@ export async function buildHistory(archive: string, out: string, options: Histor
     await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard, notes.map((n) => n.replace(/^history: /, '')))))
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
     await staging.write('history.json', json(rows))
-    await staging.write('history.csv', historyCsv(rows))
+    await staging.write(HISTORY_RUNS_FILE, historyCsv(rows))
     const leftover = staging.commit()
     if (leftover) notes.push(leftover)
     return { releases: rows, historyRows, historyReleases: listed.length, written: true, seconds: (performance.now() - started) / 1000, notes }

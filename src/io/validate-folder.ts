@@ -6,7 +6,7 @@ import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
-import { ALL_TABLES, RULES_TABLE, TABLES } from '../core/tables.js'
+import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
@@ -63,12 +63,23 @@ const sizeOf = (path: string) => {
   }
 }
 
+/**
+ * The export files of a folder that `validate DIR` checks: those named after a table, or without
+ * any, the Hugging Face layouts (data/<config>/train-00000-of-00001.parquet, or train-*.parquet at
+ * the top: which table each holds is told by its columns). `notChecked`: the other export files at
+ * its top, beside files named after a table (a history folder's own history.csv aside).
+ */
+export function folderExports(dir: string): { checked: string[]; notChecked: string[] } {
+  const top = readdirSync(dir)
+  const named = top.filter((n) => TABLE_FILE.test(n))
+  const checked = (named.length > 0 ? named : huggingFaceFiles(realpathSync(dir), dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const notChecked = named.length === 0 ? [] : top.filter((n) => EXPORT_FILE.test(n) && !TABLE_FILE.test(n) && n !== HISTORY_RUNS_FILE).sort()
+  return { checked, notChecked }
+}
+
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {
   const root = realpathSync(dir)
-  const named = readdirSync(dir).filter((n) => TABLE_FILE.test(n))
-  // Without files named after a table, the Hugging Face layouts: data/<config>/train-00000-of-00001.parquet,
-  // or train-*.parquet at the top. Which table each holds is told by its columns.
-  const names = (named.length > 0 ? named : huggingFaceFiles(root, dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const names = folderExports(dir).checked
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) {
     // A folder of CR texts (an archive such as raw/) is a likely mistake: say what checks those.

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parquetMetadata } from 'hyparquet'
 import { describe, expect, it } from 'vitest'
 import { MAX_TEXT_CITATIONS, MAX_TEXT_RULES } from '../src/core/limits.js'
 import { decode } from '../src/text/decode.js'
@@ -301,5 +302,25 @@ describe('Parquet from other writers and of many row groups', () => {
     const report = JSON.parse(r.stdout)
     expect(report.source.rows).toBe(250_000)
     expect(report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-number')).toMatchObject({ number: rows[199_999]!.number, position: 200_000 })
+    // The same rows as one row group (as pyarrow wrote a file under 64Mi rows before version 15): read
+    // in slices of it, the same report; and text that is not UTF-8 in a later slice is named at its row.
+    const oneGroup = join(tmp, 'one-group.parquet')
+    writeFileSync(oneGroup, writeParquet(RULES_TABLE, rows, 'test', { rowGroupSize: rows.length }))
+    expect(parquetMetadata(readFileSync(oneGroup).buffer).row_groups).toHaveLength(1)
+    const whole = run(['validate', oneGroup, '--json'], { heapMb: 512 })
+    expect(JSON.parse(whole.stdout)).toEqual({ ...report, source: { ...report.source, file: oneGroup } })
+    const damaged = join(tmp, 'one-group-utf8.parquet')
+    const marked = rows.map((row, i) => (i === 230_000 ? { ...row, text: 'Rule é.' } : row))
+    const bytes = Buffer.from(writeParquet(RULES_TABLE, marked, 'test', { rowGroupSize: rows.length, codec: 'UNCOMPRESSED', compressors: {} }))
+    bytes[bytes.indexOf(Buffer.from('Rule é.')) + 6] = 0xff
+    writeFileSync(damaged, bytes)
+    expect(run(['validate', damaged]).stderr).toBe(`read: ${damaged} is not valid UTF-8 (column text, row 230001)\n`)
+    // What bounds memory: the decoding worker sends that group in slices of 100,000 rows, not whole
+    // (one 3,000,000-row group took 4.2 GB whole; docs/reliability.md).
+    const { decodeInWorker } = await import('../src/io/decode-worker.js')
+    const decoded = await decodeInWorker(oneGroup, 'parquet', new Uint8Array(readFileSync(oneGroup)), 'a Parquet file')
+    const sizes = [decoded.takeFirst().rowCount]
+    for await (const batch of decoded.rest) sizes.push(batch.rowCount)
+    expect(sizes).toEqual([100_000, 100_000, 50_000])
   }, 120_000)
 })

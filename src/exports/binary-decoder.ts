@@ -10,9 +10,11 @@ export interface Decoded {
   types: string[] | null
 }
 
-/** One row group (Parquet) or the whole table (Arrow). */
+/** Rows of one row group (Parquet: a group, or a slice of a large one) or the whole table (Arrow). */
 export interface DecodedBatch extends Decoded {
   group: number
+  /** The row group of the next batch (null after the last): what a time-out while waiting for it names. */
+  nextGroup: number | null
   last: boolean
 }
 

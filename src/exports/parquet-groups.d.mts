@@ -15,5 +15,5 @@ export interface RangeBuffer {
 }
 
 export function openParquetSource(from: { buffer: ArrayBuffer } | { file: RangeBuffer }): Promise<ParquetSource>
-export function decodeRowGroup(source: ParquetSource, group: number, only?: string[]): Promise<{ columns: unknown[][]; rowCount: number }>
+export function decodeRows(source: ParquetSource, from: number, to: number): Promise<{ columns: unknown[][]; rowCount: number }>
 export function gunzipBounded(input: Uint8Array, size: number): Buffer

@@ -39,14 +39,12 @@ export async function openParquetSource({ buffer, file: ranges }) {
 }
 
 /**
- * Row group `group` as one array of values per column, in `names` order (or `only` these); text
- * stays UTF-8 bytes.
+ * Rows `from` to `to` (positions in the file, within one row group) as one array of values per
+ * column, in `names` order; text stays UTF-8 bytes. hyparquet skips the pages of a plain column
+ * before `from` unread (a list column's pages it reads from the group's start).
  */
-export async function decodeRowGroup({ file, metadata, names: all, rowStarts }, group, only) {
-  const names = only ?? all
-  const rowStart = rowStarts[group]
-  const rowEnd = rowStarts[group + 1]
-  const rowCount = rowEnd - rowStart
+export async function decodeRows({ file, metadata, names }, from, to) {
+  const rowCount = to - from
   // Columns as decoded, without assembling a row object per row.
   const columns = new Map(names.map((n) => [n, new Array(rowCount)]))
   await parquetRead({
@@ -54,15 +52,14 @@ export async function decodeRowGroup({ file, metadata, names: all, rowStarts }, 
     // Text stays UTF-8 bytes here: strings are made only where needed (packed-columns.mjs).
     parsers: { stringFromBytes: (bytes) => bytes },
     metadata,
-    ...(only ? { columns: only } : {}),
-    rowStart,
-    rowEnd,
+    rowStart: from,
+    rowEnd: to,
     compressors: await compressorsOf(),
-    onChunk: ({ columnName, columnData, rowStart: from }) => {
+    onChunk: ({ columnName, columnData, rowStart: first }) => {
       const column = columns.get(columnName)
       if (!column) return
       for (let i = 0; i < columnData.length; i++) {
-        const at = from + i - rowStart
+        const at = first + i - from
         if (at >= 0 && at < rowCount) column[at] = columnData[i]
       }
     },

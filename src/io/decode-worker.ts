@@ -148,14 +148,14 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     })
   const first = await next()
   // Only these two of the first batch are kept here: a closure over `first` would hold it all.
-  const { group: firstGroup, last: firstLast } = first
+  const { nextGroup: firstNext, last: firstLast } = first
   async function* rest(): AsyncGenerator<DecodedBatch> {
     try {
-      for (let at = { group: firstGroup, last: firstLast }; !at.last; ) {
-        group = at.group + 1
+      for (let at = { nextGroup: firstNext, last: firstLast }; !at.last; ) {
+        group = at.nextGroup ?? group
         worker.postMessage('next')
         const batch = await next()
-        at = { group: batch.group, last: batch.last }
+        at = { nextGroup: batch.nextGroup, last: batch.last }
         yield batch
       }
     } finally {

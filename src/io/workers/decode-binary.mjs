@@ -31,17 +31,61 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
 /** `job`: the file's `format` and `maxTextBytes`, and its bytes (`buffer`, moved here) or its `path` (read by ranges). */
 async function decodeParquet({ buffer, path, maxTextBytes }) {
   const send = sender(maxTextBytes)
-  const [{ openParquetSource, decodeRowGroup }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
+  const [{ openParquetSource, decodeRows }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
   parentPort.postMessage({ ready: true })
-  const source = await openParquetSource(path === undefined ? { buffer } : { file: await asyncBufferFromFile(path) })
-  const groups = source.metadata.row_groups.length
-  for (let group = 0; group < groups; group++) {
-    const { columns, rowCount } = await decodeRowGroup(source, group)
-    // One row group ahead: this one was decoded while the reader checked the last; send it when asked.
-    if (group > 0) await asked()
-    send({ names: source.names, columns, rowCount, types: null, group, last: group === groups - 1 }, source.rowStarts[group])
+  // A file read by ranges: the ranges of the row group being read are kept until the next group, so
+  // that the slices of a large group read its column chunks once.
+  const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
+  const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
+  const batches = batchesOf(source.rowStarts)
+  for (let i = 0; i < batches.length; i++) {
+    const { group, from, to } = batches[i]
+    if (i > 0 && batches[i - 1].group !== group) ranges?.forget()
+    const { columns, rowCount } = await decodeRows(source, from, to)
+    // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
+    if (i > 0) await asked()
+    send({ names: source.names, columns, rowCount, types: null, group, nextGroup: batches[i + 1]?.group ?? null, last: i === batches.length - 1 }, from)
   }
-  if (groups === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, last: true })
+  if (batches.length === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
+}
+
+/**
+ * Rows per batch: a row group as our writer makes it (parquet-write.ts) is one batch. A larger one
+ * (pyarrow wrote a file's first 64Mi rows as one group before version 15) is decoded a slice at a
+ * time: one 3,000,000-row group took 4.2 GB whole.
+ */
+const BATCH_ROWS = 100_000
+
+/** hyparquet's AsyncBuffer over `file`, each range read once until `forget` (the next row group). */
+function groupRanges(file) {
+  let kept = new Map()
+  return {
+    file: {
+      byteLength: file.byteLength,
+      slice(start, end) {
+        const key = `${start}:${end}`
+        let range = kept.get(key)
+        if (range === undefined) kept.set(key, (range = file.slice(start, end)))
+        return range
+      },
+    },
+    forget: () => void (kept = new Map()),
+  }
+}
+
+/** The batches of a file whose row groups start at `rowStarts` (and end at its last): each group once, in slices of at most BATCH_ROWS rows. */
+function batchesOf(rowStarts) {
+  const batches = []
+  for (let group = 0; group < rowStarts.length - 1; group++) {
+    const end = rowStarts[group + 1]
+    let from = rowStarts[group]
+    do {
+      const to = Math.min(end, from + BATCH_ROWS)
+      batches.push({ group, from, to })
+      from = to
+    } while (from < end)
+  }
+  return batches
 }
 
 /**
@@ -119,7 +163,7 @@ async function decodeArrow({ buffer, maxTextBytes, maxColumns }) {
     return out
   }
   const columns = names.map((n) => rowsOf(child(n)))
-  send({ names, columns, rowCount: table.numRows, types, group: 0, last: true })
+  send({ names, columns, rowCount: table.numRows, types, group: 0, nextGroup: null, last: true })
 }
 
 /**

@@ -20,6 +20,12 @@ export const MAX_TEXT_CITATIONS = 100_000
 export const MAX_ROW_CHARS = 1_000_000
 /** Glossary entries a CR text may hold: a published release has about 740 (a site of 80,000 peaked at ~1 GB). */
 export const MAX_TEXT_GLOSSARY = 20_000
+/**
+ * Rows of a Parquet row group as the toolkit writes it, and of a batch its readers decode: a larger
+ * group (pyarrow wrote a file's first 64Mi rows as one before version 15) is decoded in slices of this
+ * many rows (one 3,000,000-row group took 4.2 GB whole).
+ */
+export const PARQUET_BATCH_ROWS = 100_000
 /** rules_history (and rule_links) rows `site` holds: ~3,200 a release, ~420,000 for 130 releases. */
 export const MAX_HISTORY_ROWS = 1_000_000
 

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import { ByteWriter, ParquetWriter, parquetWriteBuffer } from 'hyparquet-writer'
 import type { SchemaElement } from 'hyparquet'
 import type { ColumnSpec, TableRow, TableSpec } from '../core/tables.js'
+import { PARQUET_BATCH_ROWS } from '../core/limits.js'
 
 const STRING = { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } } as const
 
@@ -70,7 +71,7 @@ function columnsOf(table: TableSpec, rows: TableRow[], oneGroup: boolean) {
 }
 
 /** Rows per row group: a release (3,000 rules) is one group; a whole history (300,000) is several, so readers can stream. */
-export const ROW_GROUP_ROWS = 100_000
+const ROW_GROUP_ROWS = PARQUET_BATCH_ROWS
 
 // GZIP through Node's native zlib (level 1): about 100 ms less per build than hyparquet-writer's
 // pure-JavaScript SNAPPY, and files a quarter smaller; every Parquet reader reads it.

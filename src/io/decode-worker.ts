@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
-import { MAX_KEYS } from '../core/limits.js'
+import { MAX_KEYS, PARQUET_BATCH_ROWS } from '../core/limits.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
@@ -75,7 +75,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     throw decodeFailure(name, what, (e as Error).message, (e as { code?: string }).code)
   }
   // The text of a batch is packed outside the worker's heap: it gets the same limit.
-  worker.postMessage({ format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }, buffer ? [buffer] : [])
+  worker.postMessage({ format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }, buffer ? [buffer] : [])
   // A worker is used again only when it has sent the last batch of its file; else it is stopped.
   let done = false
   const finish = () => {

@@ -28,8 +28,11 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
   parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
 }
 
-/** `job`: the file's `format` and `maxTextBytes`, and its bytes (`buffer`, moved here) or its `path` (read by ranges). */
-async function decodeParquet({ buffer, path, maxTextBytes }) {
+/**
+ * `job`: the file's `format`, `maxTextBytes` and `batchRows` (PARQUET_BATCH_ROWS: a larger row group
+ * is sent in slices of that many rows), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
+ */
+async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
   const send = sender(maxTextBytes)
   const [{ openParquetSource, decodeRows }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
   parentPort.postMessage({ ready: true })
@@ -37,7 +40,7 @@ async function decodeParquet({ buffer, path, maxTextBytes }) {
   // that the slices of a large group read its column chunks once.
   const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
   const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
-  const batches = batchesOf(source.rowStarts)
+  const batches = batchesOf(source.rowStarts, batchRows)
   for (let i = 0; i < batches.length; i++) {
     const { group, from, to } = batches[i]
     if (i > 0 && batches[i - 1].group !== group) ranges?.forget()
@@ -48,13 +51,6 @@ async function decodeParquet({ buffer, path, maxTextBytes }) {
   }
   if (batches.length === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
 }
-
-/**
- * Rows per batch: a row group as our writer makes it (parquet-write.ts) is one batch. A larger one
- * (pyarrow wrote a file's first 64Mi rows as one group before version 15) is decoded a slice at a
- * time: one 3,000,000-row group took 4.2 GB whole.
- */
-const BATCH_ROWS = 100_000
 
 /** hyparquet's AsyncBuffer over `file`, each range read once until `forget` (the next row group). */
 function groupRanges(file) {
@@ -73,14 +69,14 @@ function groupRanges(file) {
   }
 }
 
-/** The batches of a file whose row groups start at `rowStarts` (and end at its last): each group once, in slices of at most BATCH_ROWS rows. */
-function batchesOf(rowStarts) {
+/** The batches of a file whose row groups start at `rowStarts` (and end at its last): each group once, in slices of at most `batchRows` rows. */
+function batchesOf(rowStarts, batchRows) {
   const batches = []
   for (let group = 0; group < rowStarts.length - 1; group++) {
     const end = rowStarts[group + 1]
     let from = rowStarts[group]
     do {
-      const to = Math.min(end, from + BATCH_ROWS)
+      const to = Math.min(end, from + batchRows)
       batches.push({ group, from, to })
       from = to
     } while (from < end)

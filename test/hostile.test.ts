@@ -316,7 +316,7 @@ describe('Parquet from other writers and of many row groups', () => {
     writeFileSync(damaged, bytes)
     expect(run(['validate', damaged]).stderr).toBe(`read: ${damaged} is not valid UTF-8 (column text, row 230001)\n`)
     // What bounds memory: the decoding worker sends that group in slices of 100,000 rows, not whole
-    // (one 3,000,000-row group took 4.2 GB whole; docs/reliability.md).
+    // (one 3,000,000-row group took 4.2 GB whole; docs/performance.md).
     const { decodeInWorker } = await import('../src/io/decode-worker.js')
     const decoded = await decodeInWorker(oneGroup, 'parquet', new Uint8Array(readFileSync(oneGroup)), 'a Parquet file')
     const sizes = [decoded.takeFirst().rowCount]

@@ -13,7 +13,8 @@ import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
 import { plural } from '../core/words.js'
 
-// In a dataset folder, the files named after a table; anything else is left to the manifest check.
+// In a dataset folder, the files named after a table; any other export there is left to the manifest
+// check and named as not checked (folderExports).
 const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
 
 /** How to validate: count warnings as errors (`exact` is kept for earlier callers and changes nothing). */

@@ -262,6 +262,13 @@ describe('fetch --from into the folder it copies from', () => {
       expect(snapshot(archive)).toEqual(before)
       expect(readdirSync(archive)).toEqual(['cr-2025-02-07.txt'])
     }
+    // Through a link to the archive, to a folder not made yet: still inside it.
+    const { symlinkSync } = await import('node:fs')
+    const link = join(archive, '..', `${archive.split('/').pop()}-link`)
+    symlinkSync(archive, link)
+    const linked = cli(['fetch', '--from', archive, '--dest', join(link, 'raw')])
+    expect([linked.status, linked.stdout]).toEqual([2, ''])
+    expect(readdirSync(archive)).toEqual(['cr-2025-02-07.txt'])
     // Beside it, or above it: copied as always.
     const beside = join(archive, '..', `${archive.split('/').pop()}-raw`)
     expect(cli(['fetch', '--from', archive, '--dest', beside]).stdout).toBe(`${join(beside, 'MagicCompRules 20250207.txt')}\n`)

@@ -1,6 +1,6 @@
 import { closeSync, constants, createReadStream, existsSync, openSync, readSync, type Stats, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
@@ -251,12 +251,18 @@ export function tableFile(dir: string, table: string): string | null {
   return null
 }
 
-/** The real path of what exists (links followed), else the path as given, made absolute. */
+/**
+ * The real path (links followed) of `path`, made absolute; for a path not made yet, the real path of
+ * its nearest existing folder with the rest appended (a folder to be made through a link is inside
+ * what the link points to).
+ */
 export function realPath(path: string): string {
+  const absolute = resolve(path)
   try {
-    return realpathSync(path)
+    return realpathSync(absolute)
   } catch {
-    return resolve(path)
+    const parent = dirname(absolute)
+    return parent === absolute ? absolute : join(realPath(parent), basename(absolute))
   }
 }
 

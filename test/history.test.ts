@@ -101,9 +101,11 @@ describe('mtg-rules history', () => {
   })
 
   it('goes on past a corrupted release, and exits 1', () => {
+    // The broken release between two that build (the whole archive proves no more, at three times the cost).
     const dir = mkdtempSync(join(tmpdir(), 'archive-'))
-    for (const r of releases()) copyFileSync(r.path, join(dir, r.file))
-    const broken = releases().find((r) => r.effective === '2024-03-08')!
+    const around = releases().filter((r) => r.effective >= '2022' && r.effective < '2026')
+    for (const r of around) copyFileSync(r.path, join(dir, r.file))
+    const broken = around.find((r) => r.effective === '2024-03-08')!
     const bytes = readBytes(broken.path)
     bytes.fill(0, 2000, 6000)
     writeFileSync(join(dir, broken.file), bytes)
@@ -111,7 +113,8 @@ describe('mtg-rules history', () => {
     const run = cli(['history', dir, '--out', out])
     expect(run.status).toBe(1)
     const rows = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
-    expect(rows.filter((r: { ok: boolean }) => r.ok)).toHaveLength(releases().length - 1)
+    expect(around.map((r) => r.effective)).toEqual(['2022-11-18', '2024-03-08', '2025-02-07'])
+    expect(rows.filter((r: { ok: boolean }) => r.ok)).toHaveLength(around.length - 1)
     const failed = rows.find((r: { ok: boolean }) => !r.ok)
     expect(failed).toMatchObject({ file: broken.file, rules: null })
     expect(failed.failure).toMatch(/^read: MagicCompRules 20240308\.txt is not a text file/)
@@ -254,10 +257,10 @@ describe('the whole-history dataset: rules_history and lineage', () => {
   })
 
   it('validates, and validate finds a broken lineage', () => {
-    const ok = cli(['validate', join(out, 'rules_history.parquet'), join(out, 'rules_history.csv'), '--json'])
-    expect(ok.status).toBe(0)
-    // The whole folder: the three exports and the manifest.
-    const folder = JSON.parse(cli(['validate', out, '--json']).stdout)
+    // The whole folder: the three exports of each table and the manifest.
+    const whole = cli(['validate', out, '--json'])
+    expect(whole.status).toBe(0)
+    const folder = JSON.parse(whole.stdout)
     expect(folder.map((r: { source: { file: string }; valid: boolean }) => [r.source.file.replace(out + '/', ''), r.valid])).toEqual([
       ['rule_links.csv', true],
       ['rule_links.jsonl', true],

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cli, type Run } from './cli.js'
+import { cli, CLI_TIMEOUT_MS, type Run } from './cli.js'
 import { RULES_ARCHIVE, release } from './shared.js'
 
 // What the CLI builds from the shared releases, built once per test run for the tests that only read
@@ -18,19 +18,37 @@ function once(name: string, args: (out: string) => string[]): { out: string; run
   const home = join(shared(), name)
   if (!existsSync(home)) {
     mkdirSync(shared(), { recursive: true })
-    const making = mkdtempSync(join(shared(), `.${name}-`))
-    const run = cli(args(join(making, 'out')))
-    if (run.status !== 0) throw new Error(`mtg-rules ${args('OUT').join(' ')}: exit ${run.status}: ${run.stderr}`)
-    writeFileSync(join(making, 'run.json'), JSON.stringify(run))
-    writeFileSync(join(making, 'files.json'), JSON.stringify(filesOf(join(making, 'out'))))
+    // One worker builds it; a worker asking meanwhile waits for it (both building it at the start of
+    // a run cost a second history, ~4 s of the run's CPU).
+    const building = join(shared(), `.${name}.building`)
     try {
-      renameSync(making, home)
+      mkdirSync(building)
     } catch {
-      // Another worker's copy landed first: the same bytes (a build is deterministic).
-      rmSync(making, { recursive: true, force: true })
+      awaitOther(home, building, name)
+      return once(name, args)
+    }
+    try {
+      const making = mkdtempSync(join(shared(), `.${name}-`))
+      const run = cli(args(join(making, 'out')))
+      if (run.status !== 0) throw new Error(`mtg-rules ${args('OUT').join(' ')}: exit ${run.status}: ${run.stderr}`)
+      writeFileSync(join(making, 'run.json'), JSON.stringify(run))
+      writeFileSync(join(making, 'files.json'), JSON.stringify(filesOf(join(making, 'out'))))
+      renameSync(making, home)
+    } finally {
+      rmSync(building, { recursive: true, force: true })
     }
   }
   return { out: join(home, 'out'), run: JSON.parse(readFileSync(join(home, 'run.json'), 'utf8')) as Run }
+}
+
+/** Block until another worker's build of `name` is in place or has given up (then the caller tries it itself). */
+function awaitOther(home: string, building: string, name: string): void {
+  const tick = new Int32Array(new SharedArrayBuffer(4))
+  const until = Date.now() + CLI_TIMEOUT_MS
+  while (!existsSync(home) && existsSync(building)) {
+    if (Date.now() > until) throw new Error(`the shared build ${name} was not done after ${CLI_TIMEOUT_MS} ms`)
+    Atomics.wait(tick, 0, 0, 20)
+  }
 }
 
 /** The dataset folder `mtg-rules build` writes for the shared release effective on `date` (read only). */

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { runCommand } from '../../src/cli/cli.js'
 import { CLI, REPO } from './shared.js'
 
-const CLI_TIMEOUT_MS = 180_000
+export const CLI_TIMEOUT_MS = 180_000
 
 export interface Run {
   status: number | null

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
-import { CLI, release } from './helpers/shared.js'
+import { CLI, release, releases } from './helpers/shared.js'
 
 // The GitHub Action validates checked-out data: a pull request can plant a link in a dataset folder.
 // A link is followed only to a file inside the folder, and a file that is not data is never echoed.
@@ -202,7 +202,7 @@ describe('several paths, one of them unusable', () => {
 })
 
 describe('a dataset folder holding exports not named after a table', () => {
-  it('checks the table files and says which others it did not check (never a silent skip); a history folder\'s own history.csv is no such file', () => {
+  it('checks the table files and says which others it did not check (never a silent skip): exports named after no table, folders holding a dataset of their own', () => {
     // Exports of another project: no manifest (ours lists its files, and one it does not list is an error).
     const out = mkdtempSync(join(tmpdir(), 'unnamed-'))
     const built = builtDataset('2026-08-07')
@@ -213,8 +213,19 @@ describe('a dataset folder holding exports not named after a table', () => {
     expect(run.stdout).not.toContain('rules-2024.jsonl')
     // Named, it is checked.
     expect(cli(['validate', join(out, 'terms.csv')]).stdout).toMatch(/terms\.csv: valid, \d+ rows/)
-    // A history folder as history writes it: nothing said.
-    expect(cli(['validate', builtHistory().out]).stderr).toBe('')
+    // A history folder as history writes it: its own history.csv is no table's file; its release
+    // folders (each a dataset) are named, as validate DIR does not descend into them.
+    const history = builtHistory().out
+    const folders = readdirSync(history, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    expect(folders).toEqual(releases().map((r) => r.effective))
+    expect(cli(['validate', history]).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate DIR does not descend: validate each by its path)\n`)
+    // One folder: named; a folder holding no dataset (notes/): not named.
+    const one = mkdtempSync(join(tmpdir(), 'one-inside-'))
+    cpSync(built, join(one, 'out'), { recursive: true })
+    mkdirSync(join(one, 'notes'))
+    writeFileSync(join(one, 'notes', 'todo.md'), 'x')
+    cpSync(join(built, 'rules.jsonl'), join(one, 'rules.jsonl'))
+    expect(cli(['validate', one]).stderr).toBe(`validate: ${one}: not checked: 1 dataset folder inside it, out/ (validate DIR does not descend: validate it by its path)\n`)
   })
 })
 

@@ -6,7 +6,7 @@ import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../
 import type { Report } from '../core/report.js'
 import { isFolder } from '../io/files.js'
 import { describeFsError } from '../io/fs-errors.js'
-import { plural } from '../core/words.js'
+import { plural, thousands } from '../core/words.js'
 import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
 import { RULES_TABLE, TABLES } from '../core/tables.js'
@@ -41,8 +41,9 @@ export async function run(args: string[]): Promise<CommandResult> {
       if (isFolder(path)) {
         append(reports, await validateFolder(path, how))
         // Never a silent skip: an export of the folder that is no table's file is named.
-        const { notChecked } = folderExports(path)
+        const { notChecked, datasetFolders } = folderExports(path)
         if (notChecked.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
+        if (datasetFolders.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(datasetFolders)} (validate DIR does not descend: ${plural(datasetFolders.length, 'validate it by its path', 'validate each by its path')})\n`)
       } else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a
@@ -89,4 +90,10 @@ async function rulesOf(file: string): Promise<KnownRules> {
     if (e instanceof EtlError && !e.message.includes('--rules')) throw new EtlError(e.code, `${e.message} (the --rules file)`)
     throw e
   }
+}
+
+/** Folders named, up to three of them; more, the first and the last. */
+function foldersSaid(names: string[]): string {
+  const shown = names.map((n) => `${safeText(n)}/`)
+  return `${thousands(names.length)} ${plural(names.length, 'dataset folder')} inside it, ${shown.length <= 3 ? shown.join(', ') : `${shown[0]} … ${shown.at(-1)}`}`
 }

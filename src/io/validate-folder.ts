@@ -68,14 +68,34 @@ const sizeOf = (path: string) => {
  * The export files of a folder that `validate DIR` checks: those named after a table, or without
  * any, the Hugging Face layouts (data/<config>/train-00000-of-00001.parquet, or train-*.parquet at
  * the top: which table each holds is told by its columns). `notChecked`: the other export files at
- * its top, beside files named after a table (a history folder's own history.csv aside).
+ * its top, beside files named after a table (a history folder's own history.csv aside);
+ * `datasetFolders`: the folders in it that hold a dataset of their own, not checked either.
  */
-export function folderExports(dir: string): { checked: string[]; notChecked: string[] } {
+export function folderExports(dir: string): { checked: string[]; notChecked: string[]; datasetFolders: string[] } {
   const top = readdirSync(dir)
   const named = top.filter((n) => TABLE_FILE.test(n))
   const checked = (named.length > 0 ? named : huggingFaceFiles(realpathSync(dir), dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const notChecked = named.length === 0 ? [] : top.filter((n) => EXPORT_FILE.test(n) && !TABLE_FILE.test(n) && n !== HISTORY_RUNS_FILE).sort()
-  return { checked, notChecked }
+  return { checked, notChecked, datasetFolders: datasetFoldersIn(dir, checked) }
+}
+
+/**
+ * The folders inside `dir` that hold a dataset of their own (a manifest.json or a file named after a
+ * table), such as a history folder's release folders: `validate DIR` does not descend into them.
+ * A Hugging Face layout's data/ folder, whose files were checked, is none of them.
+ */
+function datasetFoldersIn(dir: string, checked: string[]): string[] {
+  const holdsDataset = (sub: string) => {
+    try {
+      return readdirSync(join(dir, sub)).some((n) => n === 'manifest.json' || TABLE_FILE.test(n))
+    } catch {
+      return false
+    }
+  }
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !checked.some((n) => n.startsWith(`${e.name}/`)) && holdsDataset(e.name))
+    .map((e) => e.name)
+    .sort()
 }
 
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {

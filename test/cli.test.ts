@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -148,6 +148,36 @@ describe('mtg-rules validate', () => {
     expect(run.status).toBe(1)
     expect(run.stdout.split('\n')[0]).toMatch(/: INVALID, \d+ rows, 0 errors, 4 warnings \(.*\) \[strict\]$/)
     expect(run.stdout.split('\n')[1]).toMatch(/^::error file=/)
+  })
+
+  it('- reads standard input: each format told by its first bytes, the same report as by path, as `-`', () => {
+    const asPath = (file: string) => JSON.parse(cli(['validate', file, '--json']).stdout)
+    const said = { 'rules.jsonl': 'JSONL', 'rules.csv': 'CSV', 'rules.parquet': 'Parquet', 'glossary.csv': 'CSV' } as const
+    for (const [name, kind] of Object.entries(said)) {
+      // A companion is checked against the rules given (by path, against the rules beside it).
+      const companion = name.startsWith('glossary')
+      const run = cli(['validate', '-', '--json', ...(companion ? ['--rules', join(out, 'rules.jsonl')] : [])], { input: readBytes(join(out, name)) })
+      const byPath = asPath(join(out, name))
+      expect(run.status, name).toBe(0)
+      // Named after no table, the glossary is told by its columns (a note says so, as for any such file).
+      const notes = companion ? [expect.stringMatching(/^read as the glossary table: its columns/), ...byPath.notes] : byPath.notes
+      expect(JSON.parse(run.stdout), name).toEqual({ ...byPath, source: { ...byPath.source, file: '-' }, notes: [`standard input read as ${kind} (told by its first bytes)`, ...notes] })
+    }
+    // CR text (UTF-8 with a byte order mark; 2009-07-11 without): its findings at the lines they are at by path.
+    for (const date of ['2024-03-08', '2009-07-11']) {
+      const text = release(date)
+      const run = cli(['validate', '-', '--json'], { input: readBytes(text.path) })
+      const byPath = asPath(text.path)
+      expect(JSON.parse(run.stdout).diagnostics).toEqual(byPath.diagnostics)
+      expect(JSON.parse(run.stdout).notes[0]).toBe('standard input read as CR text (told by its first bytes)')
+    }
+    // Nothing, something of no known shape, and - twice: one line each, exit 2 or 1; no temporary copy left.
+    expect([cli(['validate', '-']).status, cli(['validate', '-']).stderr]).toEqual([2, 'read: - is empty (0 bytes)\n'])
+    const prose = cli(['validate', '-'], { input: 'hello\n' })
+    expect([prose.status, prose.stdout.split('\n')[1]]).toEqual([1, 'note: standard input read as CSV (told by its first bytes)'])
+    const twice = cli(['validate', '-', '-'])
+    expect([twice.status, twice.stderr.split(' (usage')[0]]).toEqual([2, 'mtg-rules validate: - (standard input) can be read once; it was given more than once'])
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('mtg-rules-stdin-'))).toEqual([])
   })
 
   it('exits 2 on an export it cannot read', () => {

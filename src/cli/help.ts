@@ -21,7 +21,7 @@ Options:
 
 Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}),
 or a dataset folder (every table in it, companions against the rules beside them, manifest.json
-verified). Every row of a file goes through every check once; the row schemas in schemas/ decide
+verified); - reads standard input, its format told by its first bytes. Every row of a file goes through every check once; the row schemas in schemas/ decide
 what a valid row is.
 
 Options:

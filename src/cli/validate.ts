@@ -1,13 +1,17 @@
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, closeSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../core/report-format.js'
 import type { Report } from '../core/report.js'
-import { isFolder } from '../io/files.js'
+import { isFolder, MAX_EXPORT_BYTES } from '../io/files.js'
+import { onInterrupt } from '../io/interrupts.js'
+import { extensionOfKind, sourceKindOfContent } from '../validate/validate-export.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { plural, thousands } from '../core/words.js'
-import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
+import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder, type ValidateHow } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
 import { RULES_TABLE, TABLES } from '../core/tables.js'
 import { annotatedPath, ok, type CommandResult } from './_shared.js'
@@ -36,9 +40,11 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The rules the companion files are checked against, read once: a file that cannot give them stops the run.
   const known = rulesFile === undefined ? undefined : { knownRules: Promise.resolve(await rulesOf(rulesFile)) }
   const skipped: string[] = []
+  if (positionals.filter((p) => p === '-').length > 1) throw new EtlError('USAGE', 'mtg-rules validate: - (standard input) can be read once; it was given more than once')
   for (const path of positionals) {
     try {
-      if (isFolder(path)) {
+      if (path === '-') reports.push(await validateStandardInput(how, known))
+      else if (isFolder(path)) {
         append(reports, await validateFolder(path, how))
         // Never a silent skip: an export of the folder that is no table's file is named.
         const { notChecked, datasetFolders } = folderExports(path)
@@ -96,4 +102,50 @@ async function rulesOf(file: string): Promise<KnownRules> {
 function foldersSaid(names: string[]): string {
   const shown = names.map((n) => `${safeText(n)}/`)
   return `${thousands(names.length)} ${plural(names.length, 'dataset folder')} inside it, ${shown.length <= 3 ? shown.join(', ') : `${shown[0]} … ${shown.at(-1)}`}`
+}
+
+const KIND_SAID = { 'cr-text': 'CR text', jsonl: 'JSONL', csv: 'CSV', parquet: 'Parquet', arrow: 'Arrow' } as const
+
+/**
+ * Standard input (`-`), reported as `-`: copied to a temporary file (memory stays bounded, and the
+ * file readers read it as any file), named by what its first bytes say it is.
+ */
+async function validateStandardInput(how: ValidateHow, rules?: { knownRules: Promise<KnownRules | undefined> }): Promise<Report> {
+  const dir = mkdtempSync(join(tmpdir(), 'mtg-rules-stdin-'))
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  const forget = onInterrupt(remove)
+  let file = join(dir, 'stdin')
+  try {
+    const kind = sourceKindOfContent(await copyStandardInput(file))
+    renameSync(file, (file = join(dir, `stdin.${extensionOfKind(kind)}`)))
+    const report = await validateFile(file, how, rules)
+    // The temporary file's name appears in the report only where the file is named: it becomes `-`.
+    const named = JSON.parse(JSON.stringify(report).replaceAll(JSON.stringify(file).slice(1, -1), '-')) as Report
+    named.notes.unshift(`standard input read as ${KIND_SAID[kind]} (told by its first bytes)`)
+    return named
+  } catch (e) {
+    if (e instanceof EtlError) throw new EtlError(e.code, e.message.replaceAll(file, '-'))
+    throw e
+  } finally {
+    forget()
+    remove()
+  }
+}
+
+/** Standard input written to `file`, refused past MAX_EXPORT_BYTES; its first 4 KiB. */
+async function copyStandardInput(file: string): Promise<Uint8Array> {
+  const out = openSync(file, 'w')
+  let size = 0
+  const head: Uint8Array[] = []
+  try {
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > MAX_EXPORT_BYTES) throw new EtlError('INPUT_TOO_LARGE', `read: - (standard input) gave more than the ${thousands(MAX_EXPORT_BYTES)} bytes this input may have`)
+      if (size - chunk.length < 4096) head.push(chunk)
+      writeSync(out, chunk)
+    }
+  } finally {
+    closeSync(out)
+  }
+  return Buffer.concat(head)
 }

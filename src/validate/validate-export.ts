@@ -38,6 +38,25 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
 }
 
 /**
+ * Which reader bytes without a name need (standard input), from their first bytes: Parquet and
+ * Arrow by their magic, JSONL by a first `{`, CR text by a UTF-16 byte order mark or a first line
+ * naming the Comprehensive Rules; anything else is read as CSV (a header line of column names).
+ */
+export function sourceKindOfContent(head: Uint8Array): Exclude<SourceKind, 'manifest' | 'unknown'> {
+  const start = new TextDecoder('latin1').decode(head.subarray(0, 4096))
+  if (start.startsWith('PAR1')) return 'parquet'
+  // An Arrow IPC file, or a stream (its first message after the 0xFFFFFFFF continuation marker).
+  if (start.startsWith('ARROW1') || start.startsWith('\xFF\xFF\xFF\xFF')) return 'arrow'
+  if (start.startsWith('\xFE\xFF') || start.startsWith('\xFF\xFE')) return 'cr-text'
+  const text = start.replace(/^\xEF\xBB\xBF/, '')
+  if (/^\s*\{/.test(text)) return 'jsonl'
+  return /^[^\r\n]*Comprehensive Rules/.test(text) ? 'cr-text' : 'csv'
+}
+
+/** The file name extension a kind of source is read by (sourceKindOf's inverse). */
+export const extensionOfKind = (kind: Exclude<SourceKind, 'manifest' | 'unknown'>): string => (kind === 'cr-text' ? 'txt' : kind)
+
+/**
  * A file whose 0 bytes are an export of no rows: JSONL (it has no header to write) named after its
  * table (`rule_links.jsonl` of a one-release history), whose rows check then says whether the table
  * may be empty. Any other empty file is refused: nothing tells what it holds.

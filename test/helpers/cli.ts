@@ -14,7 +14,7 @@ export interface Run {
 }
 
 /** Run the compiled CLI (`make build` compiles it) as a user would. */
-export function cli(args: string[], options: { cwd?: string; input?: string } = {}): Run {
+export function cli(args: string[], options: { cwd?: string; input?: string | Uint8Array } = {}): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run make build first`)
   // A run that hangs fails the test (a synchronous spawn is beyond the test timeout's reach).
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '', timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' })

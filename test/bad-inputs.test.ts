@@ -85,6 +85,10 @@ const cases: [string, () => string[], number, RegExp][] = [
   ['an unknown option', () => [...build(r.path), '--bogus'], 2, /^mtg-rules build: unknown option --bogus \(usage: mtg-rules build FILE [^\n]*\)$/],
   ['a mistyped option', () => [...build(r.path), '--stirct'], 2, /^mtg-rules build: unknown option --stirct \(did you mean --strict\?\) \(usage: mtg-rules build FILE [^\n]*\)$/],
   ['another command\'s option', () => ['validate', r.path, '--out', out], 2, /^mtg-rules validate: unknown option --out \(usage: mtg-rules validate PATH/],
+  ['- (standard input) given to build', () => ['build', '-', '--out', out], 2, /^mtg-rules build: - \(standard input\) is read only by validate, as a PATH \(usage: mtg-rules build FILE/],
+  ['- as the folder build writes', () => [...build(r.path).slice(0, 2), '--out', '-'], 2, /^mtg-rules build: - \(standard input\) is read only by validate, as a PATH; --out takes a path \(usage: mtg-rules build FILE/],
+  ['- as the rules validate checks companions against', () => ['validate', join(out, 'glossary.jsonl'), '--rules', '-'], 2, /^mtg-rules validate: - \(standard input\) is read only by validate, as a PATH; --rules takes a path \(usage: mtg-rules validate PATH/],
+  ['- given to diff', () => ['diff', '-', join(out, 'rules.jsonl')], 2, /^mtg-rules diff: - \(standard input\) is read only by validate, as a PATH \(usage: mtg-rules diff OLD NEW/],
   ['an unknown command', () => ['frobnicate', '--out', out], 2, /^mtg-rules: unknown command "frobnicate" \(mtg-rules --help lists the commands\)$/],
   ['a mistyped command', () => ['biuld', r.path], 2, /^mtg-rules: unknown command "biuld" \(did you mean build\?\) \(mtg-rules --help lists the commands\)$/],
 ]

@@ -61,6 +61,10 @@ async function runAnyCommand(argv: string[]): Promise<CommandResult> {
   if (!isCommand(command) || command === 'help') return unknownCommand(command)
   const load = COMMANDS[command]
   if (rest.includes('--help') || rest.includes('-h')) return { exitCode: 0, stdout: COMMAND_HELP[command] + '\n', stderr: '' }
+  // `-` is standard input, which only validate reads (as a PATH); anywhere else it would be taken for
+  // a file named `-`, or after --out make a folder of that name.
+  const dash = rest.findIndex((a, i) => a === '-' && (command !== 'validate' || rest[i - 1] === '--rules'))
+  if (dash >= 0) return usageError(`mtg-rules ${command}: - (standard input) is read only by validate, as a PATH${dash > 0 && rest[dash - 1]!.startsWith('--') ? `; ${rest[dash - 1]} takes a path` : ''}`, command)
   try {
     // Test seam: an unexpected exception, as a bug would throw.
     if (process.env.MTG_RULES_TEST_INTERNAL_ERROR) throw new TypeError(process.env.MTG_RULES_TEST_INTERNAL_ERROR)

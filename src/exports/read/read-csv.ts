@@ -3,7 +3,7 @@ import { EtlError } from '../../core/errors.js'
 import { MAX_KEYS } from '../../core/limits.js'
 import { type ColumnSpec, type TableSpec } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
-import { csvRecords } from './csv-records.js'
+import { csvRecords, type CsvRecord } from './csv-records.js'
 import { BATCH, PANDAS_INDEX, type ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
 import { plural } from '../../core/words.js'
@@ -13,20 +13,37 @@ import { plural } from '../../core/words.js'
 // What a spreadsheet in another locale, or a tab-separated export, separates columns with.
 const OTHER_SEPARATORS: [string, string][] = [[';', 'semicolons'], ['\t', 'tabs'], ['|', 'vertical bars']]
 
-/** A header read as one column that names several, split by another separator: said so, not read on as a column count error. */
+const MAX_SHOWN_START = 4096
+
+/** A header (read as one column, or not read at all) that names several columns split by another separator: said so, not read on as a column count or quoting error. */
 function refuseOtherSeparator(name: string, columns: string[]): void {
   if (columns.length !== 1) return
   const [only] = columns as [string]
   const other = OTHER_SEPARATORS.find(([sep]) => only.split(sep).filter((part) => part.trim() !== '').length > 1)
   if (!other) return
   const shown = only.length > 100 ? `${only.slice(0, 100)}…` : only
-  throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header is one column, ${JSON.stringify(shown)}, whose names are separated by ${other[1]}: CSV separates columns by commas (RFC 4180; in a spreadsheet, choose the comma when saving)`)
+  throw new EtlError('EXPORT_MALFORMED', `read: ${name}: its header, ${JSON.stringify(shown)}, separates its names by ${other[1]}: CSV separates columns by commas (RFC 4180; in a spreadsheet, choose the comma when saving)`)
 }
 
 /** A CSV export as its text arrives: a header, then one record per row, typed by the table's columns. */
 export async function openCsv(name: string, text: AsyncIterable<string>): Promise<ExportStream> {
-  const records = csvRecords(name, text)
-  const first = await records.next()
+  // The start of the text, kept for what the header says when it cannot be read as CSV at all.
+  let start = ''
+  const records = csvRecords(name, (async function* () {
+    for await (const piece of text) {
+      if (start.length < MAX_SHOWN_START) start += piece.slice(0, MAX_SHOWN_START - start.length)
+      yield piece
+    }
+  })())
+  let first: IteratorResult<CsvRecord[]>
+  try {
+    first = await records.next()
+  } catch (e) {
+    // A header whose names are all quoted and separated by another character ("number";"text"…) is
+    // no CSV to csv-parse: what it is separated by is the finding, not where the parser stopped.
+    refuseOtherSeparator(name, [start.split(/\r?\n|\r/, 1)[0]!])
+    throw e
+  }
   if (first.done) throw new EtlError('EXPORT_MALFORMED', `read: ${name}: no header row`)
   const [header, ...afterHeader] = first.value
   const columns = header!.fields

@@ -34,7 +34,10 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   if (ext === 'txt') return 'cr-text'
   const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format) return format
-  throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}`)
+  // What a .json file likely is: a dataset folder's manifest (checked with its folder), or rows saved
+  // as one JSON document.
+  const json = ext !== 'json' ? '' : /(^|[/\\])manifest\.json$/i.test(name) ? '; a manifest is checked with its folder: validate the folder' : '; JSON is read as JSON Lines (.jsonl: one object a line)'
+  throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}${json}`)
 }
 
 /**

@@ -45,6 +45,9 @@ function nesting(line: string): number {
 // A file that is one JSON array (pretty-printed or not) rather than an object a line.
 const NOT_JSON_LINES = `: the file is a JSON array, not JSON Lines (one object a line; pandas writes it with to_json(orient="records", lines=True))`
 
+// A file of pretty-printed objects (jq without -c writes them so): its first line is a lone `{`.
+const ONE_OBJECT_ON_MANY_LINES = `: the first object is written over several lines (pretty-printed), and JSON Lines has one object a line (jq -c writes them so)`
+
 /** The first top-level key a JSON object gives twice, or null (its syntax tree, by momoa). */
 async function repeatedKey(line: string): Promise<string | null> {
   const { parse } = await import('@humanwhocodes/momoa')
@@ -105,7 +108,9 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
         try {
           parsed = JSON.parse(line)
         } catch (e) {
-          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})${lineNo === firstLine && line.trimStart().startsWith('[') ? NOT_JSON_LINES : ''}`)
+          const first = lineNo === firstLine ? line.trim() : ''
+          const why = first.startsWith('[') ? NOT_JSON_LINES : first === '{' ? ONE_OBJECT_ON_MANY_LINES : ''
+          throw new EtlError('EXPORT_MALFORMED', `read: ${name}: bad JSON on line ${lineNo} (${(e as Error).message})${why}`)
         }
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
           throw new EtlError('EXPORT_MALFORMED', `read: ${name}: line ${lineNo} is not a JSON object${lineNo === firstLine && Array.isArray(parsed) ? NOT_JSON_LINES : ''}`)

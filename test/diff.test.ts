@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { diffSideOf } from '../src/history/diff-input.js'
 import { boundedWordChanges, MAX_WORD_EDITS } from '../src/history/row-keys.js'
 import { isBudgetWarning } from '../src/history/work-budget.js'
 import { buildDataset } from '../src/build/build.js'
-import { builtDataset } from './helpers/built.js'
+import { builtDataset, datasetCopy } from './helpers/built.js'
 import { cli } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -372,13 +372,30 @@ describe('diff of an export whose rows are not the rules table’s', () => {
 })
 
 describe('diff of two exports in dataset folders', () => {
+  it('of the folders themselves says what the diff of their CR texts says: section titles and the glossary too', () => {
+    for (const [from, to] of [['2026-06-19', '2026-08-07'], ['2024-03-08', '2025-02-07']] as const) {
+      const texts = cli(['diff', release(from).path, release(to).path])
+      expect(texts.stdout).toContain('\n## Glossary: ')
+      expect(cli(['diff', builtDataset(from), builtDataset(to)]), `${from} → ${to}`).toEqual(texts)
+    }
+    const json = (...paths: string[]) => cli(['diff', ...paths, '--json']).stdout
+    expect(json(builtDataset('2026-06-19'), builtDataset('2026-08-07'))).toBe(json(release('2026-06-19').path, release('2026-08-07').path))
+    // A rules export alone is the rules alone: no section title, no glossary.
+    const file = cli(['diff', join(builtDataset('2026-06-19'), 'rules.jsonl'), join(builtDataset('2026-08-07'), 'rules.jsonl')]).stdout
+    expect([file.includes('\n## Glossary: '), file.includes('\n## 122.\n')]).toEqual([false, true])
+    // A folder whose glossary export is damaged: exit 2, naming it.
+    const damaged = datasetCopy('2026-08-07')
+    writeFileSync(join(damaged, 'glossary.jsonl'), '{"term": 1}\n')
+    const run = cli(['diff', builtDataset('2026-06-19'), damaged])
+    expect([run.status, run.stderr]).toEqual([2, `diff: ${join(damaged, 'glossary.jsonl')}: row 0 is not a glossary row (run mtg-rules validate on it)\n`])
+  })
+
+
   it('takes the releases’ dates for its title from the manifests beside the files', () => {
     const [a, b] = [builtDataset('2026-06-19'), builtDataset('2026-08-07')]
     const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
-    // The folders themselves: their rules exports, the same changelog.
-    expect(cli(['diff', a, b])).toEqual(run)
     const none = mkdtempSync(join(tmpdir(), 'no-rules-'))
     const refused = cli(['diff', a, none])
     expect(refused.status).toBe(2)

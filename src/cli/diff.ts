@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { renderChangelog, renderGlossaryChangelog } from '../history/changelog.js'
 import { glossaryChanges } from '../history/changelog-parts.js'
 import { diffReleases, type DiffSide } from '../history/diff.js'
-import { diffSideOf } from '../history/diff-input.js'
+import { diffSideOf, diffSideOfFolder } from '../history/diff-input.js'
 import { isIsoDate } from '../core/calendar.js'
 import { EtlError } from '../core/errors.js'
 import { safeText, terminalSafe } from '../core/report-format.js'
@@ -22,14 +22,13 @@ export async function run(args: string[]): Promise<CommandResult> {
     options: { json: { type: 'boolean', default: false }, out: { type: 'string' }, 'exit-code': { type: 'boolean', default: false } },
   })
   if (positionals.length !== 2) throw new EtlError('USAGE', `mtg-rules diff: expected OLD and NEW, got ${positionals.length} files`)
-  const [oldFile, newFile] = (positionals as [string, string]).map(rulesFileOf) as [string, string]
-  // --out replaces its file whole: never one of the two this run reads.
-  if (values.out !== undefined) refuseInputs(values.out, [oldFile, newFile], 'output file')
-  const limit = (f: string) => (sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES)
-  const oldSide = await diffSideOf(oldFile, await readInputFile(oldFile, limit(oldFile)), releaseDateBeside(oldFile))
-  const newSide = await diffSideOf(newFile, await readInputFile(newFile, limit(newFile)), releaseDateBeside(newFile))
+  const [oldGiven, newGiven] = positionals as [string, string]
+  const [oldFiles, newFiles] = [filesOf(oldGiven), filesOf(newGiven)]
+  // --out replaces its file whole: never one of the files this run reads.
+  if (values.out !== undefined) refuseInputs(values.out, [...oldFiles, ...newFiles].filter((f) => f !== null), 'output file')
+  const [oldSide, newSide] = [await sideOf(oldFiles), await sideOf(newFiles)]
   if ((oldSide.table === 'glossary') !== (newSide.table === 'glossary')) {
-    const [glossary, rules] = oldSide.table === 'glossary' ? [oldFile, newFile] : [newFile, oldFile]
+    const [glossary, rules] = oldSide.table === 'glossary' ? [oldGiven, newGiven] : [newGiven, oldGiven]
     throw new EtlError('USAGE', `mtg-rules diff: ${glossary} holds a glossary and ${rules} rules: compare a glossary with a glossary, rules with rules`)
   }
   if (oldSide.table === 'glossary') return glossaryDiff(oldSide, newSide, values)
@@ -57,12 +56,22 @@ async function glossaryDiff(oldSide: DiffSide, newSide: DiffSide, values: { json
   return ok('', `${warnings}diff: wrote ${safeText(values.out)} (${changes.added.length} terms added, ${changes.removed.length} removed, ${changes.changed.length} changed)\n`, exitCode)
 }
 
-/** A file as given; a dataset folder, its rules export (its manifest then gives the release's date). */
-function rulesFileOf(given: string): string {
-  if (!isFolder(given)) return given
+/**
+ * What a side is read from: a file as given; of a dataset folder, its rules export (its manifest
+ * then gives the release's date), rules_meta and glossary exports (null where it has none).
+ */
+function filesOf(given: string): [string] | [string, string | null, string | null] {
+  if (!isFolder(given)) return [given]
   const file = tableFile(given, 'rules')
   if (file === null) throw new EtlError('USAGE', `mtg-rules diff: ${given} is a folder that holds no rules export (rules ending in ${EXPORT_EXTENSIONS_SAID}): give a CR text, a rules export or a dataset folder`)
-  return file
+  return [file, tableFile(given, 'rules_meta'), tableFile(given, 'glossary')]
+}
+
+async function sideOf([file, meta, glossary]: ReturnType<typeof filesOf>): Promise<DiffSide> {
+  const read = async (f: string) => ({ name: f, bytes: await readInputFile(f, sourceKindOf(f) === 'cr-text' ? MAX_TEXT_BYTES : MAX_EXPORT_BYTES) })
+  const rules = await read(file)
+  if (meta === undefined) return diffSideOf(file, rules.bytes, releaseDateBeside(file))
+  return diffSideOfFolder(rules, releaseDateBeside(file), meta === null ? null : await read(meta), glossary === null || glossary === undefined ? null : await read(glossary))
 }
 
 /** The effective date the manifest beside an export gives (a dataset folder of ours), if any. */

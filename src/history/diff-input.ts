@@ -21,14 +21,7 @@ export async function diffSideOf(name: string, bytes: Uint8Array, label?: string
   }
   const read = await readExportFile(name, bytes, 'diff')
   const shown = label ?? name.replace(/^.*[/\\]/, '')
-  if (read.table.name === 'glossary') {
-    const glossary = read.records.map(({ record, position }) => {
-      const { term, definition, obsolete } = record
-      if (typeof term !== 'string' || typeof definition !== 'string') throw new EtlError('EXPORT_MALFORMED', `diff: ${name}: row ${position} is not a glossary row (run mtg-rules validate on it)`)
-      return { term, definition, obsolete: obsolete === true }
-    })
-    return { label: shown, rows: [], sectionTitles: new Map(), glossary, table: 'glossary' }
-  }
+  if (read.table.name === 'glossary') return { label: shown, rows: [], sectionTitles: new Map(), glossary: glossaryOf(name, read), table: 'glossary' }
   if (read.table.name !== 'rules') throw new EtlError('USAGE', `diff: ${name} holds the ${read.table.name} table, not the rules or the glossary`)
   const rows: RuleRow[] = read.records.map(({ record, position }) => {
     const { number, text, examples } = record
@@ -39,4 +32,39 @@ export async function diffSideOf(name: string, bytes: Uint8Array, label?: string
     return { number, text, examples: examples as string[], index: position }
   })
   return { label: shown, rows, sectionTitles: new Map() }
+}
+
+/** A named file's bytes. */
+export interface NamedBytes {
+  name: string
+  bytes: Uint8Array
+}
+
+/**
+ * A dataset folder's side: its rules export's, with the section titles of its rules_meta export
+ * and the terms of its glossary export where the folder has them, so that a diff of two folders
+ * says what a diff of their CR texts says.
+ */
+export async function diffSideOfFolder(rules: NamedBytes, label: string | undefined, meta: NamedBytes | null, glossary: NamedBytes | null): Promise<DiffSide> {
+  const side = await diffSideOf(rules.name, rules.bytes, label)
+  if (side.table === 'glossary') throw new EtlError('USAGE', `diff: ${rules.name} holds the glossary table, not the rules`)
+  const sectionTitles = new Map<string, string>()
+  if (meta !== null) {
+    const read = await readExportFile(meta.name, meta.bytes, 'diff')
+    if (read.table.name !== 'rules_meta') throw new EtlError('USAGE', `diff: ${meta.name} holds the ${read.table.name} table, not rules_meta`)
+    for (const { record } of read.records) if (typeof record.section === 'string' && typeof record.section_title === 'string') sectionTitles.set(record.section, record.section_title)
+  }
+  if (glossary === null) return { ...side, sectionTitles }
+  const read = await readExportFile(glossary.name, glossary.bytes, 'diff')
+  if (read.table.name !== 'glossary') throw new EtlError('USAGE', `diff: ${glossary.name} holds the ${read.table.name} table, not the glossary`)
+  return { ...side, sectionTitles, glossary: glossaryOf(glossary.name, read) }
+}
+
+/** The terms of a glossary export, as the changelog compares them. */
+function glossaryOf(name: string, read: Awaited<ReturnType<typeof readExportFile>>): NonNullable<DiffSide['glossary']> {
+  return read.records.map(({ record, position }) => {
+    const { term, definition, obsolete } = record
+    if (typeof term !== 'string' || typeof definition !== 'string') throw new EtlError('EXPORT_MALFORMED', `diff: ${name}: row ${position} is not a glossary row (run mtg-rules validate on it)`)
+    return { term, definition, obsolete: obsolete === true }
+  })
 }

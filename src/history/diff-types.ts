@@ -9,7 +9,7 @@ export interface DiffSide {
   rows: RuleRow[]
   /** Section titles by number ("100" → "General"), when the side is CR text. */
   sectionTitles: Map<string, string>
-  /** The glossary's terms and definitions, when the side is CR text (the changelog compares them). */
+  /** The glossary's terms and definitions, when the side is CR text or a dataset folder (the changelog compares them). */
   glossary?: { term: string; definition: string; obsolete?: boolean }[]
   /** What the side holds: the rules (default), or only a glossary (a glossary export). */
   table?: 'rules' | 'glossary'

@@ -171,6 +171,14 @@ describe('mtg-rules validate', () => {
       expect(JSON.parse(run.stdout).diagnostics).toEqual(byPath.diagnostics)
       expect(JSON.parse(run.stdout).notes[0]).toBe('standard input read as CR text (told by its first bytes)')
     }
+    // In a GitHub log: annotations that name no file (standard input is none), the line in their title.
+    const twoOf = '{"number":"100.1","text":"A.","examples":[],"index":0}\n{"number":"100.1","text":"B.","examples":[],"index":1}\n'
+    expect(cli(['validate', '-', '--format', 'github'], { input: twoOf }).stdout.split('\n')).toEqual([
+      '-: INVALID, 2 rows, 1 errors, 0 warnings (1 duplicate-number)',
+      'note: standard input read as JSONL (told by its first bytes)',
+      '::error title=duplicate-number 100.1 line 2::rule 100.1 occurs 2 times (line 1, line 2)',
+      '',
+    ])
     // Nothing, something of no known shape, and - twice: one line each, exit 2 or 1; no temporary copy left.
     expect([cli(['validate', '-']).status, cli(['validate', '-']).stderr]).toEqual([2, 'read: - is empty (0 bytes)\n'])
     const prose = cli(['validate', '-'], { input: 'hello\n' })

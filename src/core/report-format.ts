@@ -92,16 +92,18 @@ export function formatGithub(report: Report, options: GithubOptions = {}): strin
   // The log shows what the text format starts with (a valid file too, which has no annotation), as
   // plain lines: GitHub acts only on lines that start with `::`.
   const head = reportHead({ ...report, source: { ...report.source, file: workspacePath(report.source.file, options.workspace) } }).map(plainLogLine)
+  // Standard input (`-`) is no file of the repository: its annotations name none, and a line is said in the title.
+  const inFile = report.source.file !== '-'
   const lines = errorsFirst(report.diagnostics).map((d) => {
     const level = d.severity === 'error' || report.strict ? 'error' : 'warning'
-    const props = [`file=${file}`]
-    if (d.line !== undefined) props.push(`line=${d.line}`)
-    const row = d.line === undefined && d.position !== undefined ? ` row ${d.position}` : ''
-    props.push(`title=${escapeProperty(`${d.code}${d.number ? ' ' + d.number : ''}${row}`)}`)
+    const props = inFile ? [`file=${file}`] : []
+    if (d.line !== undefined && inFile) props.push(`line=${d.line}`)
+    const at = d.line !== undefined ? (inFile ? '' : ` line ${d.line}`) : d.position !== undefined ? ` row ${d.position}` : ''
+    props.push(`title=${escapeProperty(`${d.code}${d.number ? ' ' + d.number : ''}${at}`)}`)
     return `::${level} ${props.join(',')}::${escapeData(d.message)}`
   })
   for (const [code, n] of Object.entries(report.omitted ?? {})) {
-    lines.push(`::notice file=${file},title=${escapeProperty(`${code}: ${n} more`)}::${n} more ${code} diagnostics are counted but not listed (validate --json lists up to 1,000 of each code)`)
+    lines.push(`::notice ${inFile ? `file=${file},` : ''}title=${escapeProperty(`${code}: ${n} more`)}::${n} more ${code} diagnostics are counted but not listed (validate --json lists up to 1,000 of each code)`)
   }
   return [...head, ...lines].join('\n')
 }

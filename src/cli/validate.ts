@@ -8,7 +8,7 @@ import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../
 import type { Report } from '../core/report.js'
 import { isFolder, MAX_EXPORT_BYTES } from '../io/files.js'
 import { onInterrupt } from '../io/interrupts.js'
-import { extensionOfKind, sourceKindOfContent } from '../validate/validate-export.js'
+import { CONTENT_HEAD_BYTES, extensionOfKind, sourceKindOfContent } from '../validate/validate-export.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { plural, thousands } from '../core/words.js'
 import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder, type ValidateHow } from '../io/validate-folder.js'
@@ -132,7 +132,7 @@ async function validateStandardInput(how: ValidateHow, rules?: { knownRules: Pro
   }
 }
 
-/** Standard input written to `file`, refused past MAX_EXPORT_BYTES; its first 4 KiB. */
+/** Standard input written to `file`, refused past MAX_EXPORT_BYTES; its first bytes (CONTENT_HEAD_BYTES at least). */
 async function copyStandardInput(file: string): Promise<Uint8Array> {
   const out = openSync(file, 'w')
   let size = 0
@@ -141,7 +141,7 @@ async function copyStandardInput(file: string): Promise<Uint8Array> {
     for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
       size += chunk.length
       if (size > MAX_EXPORT_BYTES) throw new EtlError('INPUT_TOO_LARGE', `read: - (standard input) gave more than the ${thousands(MAX_EXPORT_BYTES)} bytes this input may have`)
-      if (size - chunk.length < 4096) head.push(chunk)
+      if (size - chunk.length < CONTENT_HEAD_BYTES) head.push(chunk)
       writeSync(out, chunk)
     }
   } finally {

@@ -40,13 +40,16 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}${json}`)
 }
 
+/** How many first bytes sourceKindOfContent reads. */
+export const CONTENT_HEAD_BYTES = 4096
+
 /**
  * Which reader bytes without a name need (standard input), from their first bytes: Parquet and
  * Arrow by their magic, JSONL by a first `{`, CR text by a UTF-16 byte order mark or a first line
  * naming the Comprehensive Rules; anything else is read as CSV (a header line of column names).
  */
 export function sourceKindOfContent(head: Uint8Array): Exclude<SourceKind, 'manifest' | 'unknown'> {
-  const start = new TextDecoder('latin1').decode(head.subarray(0, 4096))
+  const start = new TextDecoder('latin1').decode(head.subarray(0, CONTENT_HEAD_BYTES))
   if (start.startsWith('PAR1')) return 'parquet'
   // An Arrow IPC file, or a stream (its first message after the 0xFFFFFFFF continuation marker).
   if (start.startsWith('ARROW1') || start.startsWith('\xFF\xFF\xFF\xFF')) return 'arrow'

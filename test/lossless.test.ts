@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -302,11 +302,26 @@ describe('history keeps re-issues apart', () => {
     // Which of the two the rules_history takes is said, and only that release is in it.
     expect(result.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes the later file name, ${newest.file}; MagicCompRules 20260807 first issue.txt is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
     expect(result.stderr).toMatch(/\(\d+ rows, 2 releases\)\n/)
-    // The later name cut short (its effective date kept, its rules gone): it fails, and the date is said to be missing.
+    // The later name cut short (its effective date kept, its rules gone): it fails, and the first issue
+    // of that date is taken instead, in the date's folder; the run still says that one text failed.
+    const firstIssue = rulesOf('2026-08-07~MagicCompRules 20260807 first issue')
     writeFileSync(join(dir, newest.file), textOf(newest.path).slice(0, 3000))
     const failed = cli(['history', dir, '--out', out])
     expect(failed.status).toBe(1)
-    expect(failed.stderr).toContain(`history: MagicCompRules 20260807 first issue.txt is effective 2026-08-07, as ${newest.file} is: rules_history takes the later file name, ${newest.file}, which did not build (2026-08-07 is not in rules_history); MagicCompRules 20260807 first issue.txt is built in 2026-08-07~MagicCompRules 20260807 first issue/\n`)
-    expect(failed.stderr).toMatch(/\(\d+ rows, 1 release\)\n/)
+    expect(failed.stderr).toContain(`history: ${newest.file}, the later file name of 2026-08-07, did not build: rules_history takes MagicCompRules 20260807 first issue.txt, of the same date, built in 2026-08-07/\n`)
+    expect(failed.stderr).toMatch(/\(\d+ rows, 2 releases\)\n/)
+    expect([rulesOf('2026-08-07'), existsSync(join(out, '2026-08-07~MagicCompRules 20260807 first issue'))]).toEqual([firstIssue, false])
+    const taken = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.release === '2026-08-07')
+    expect(taken.map((r) => r.number)).toEqual(firstIssue.trim().split('\n').map((l) => JSON.parse(l).number))
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).releases.at(-1)).toMatchObject({ release: '2026-08-07', file: 'MagicCompRules 20260807 first issue.txt' })
+    // The later name listed first (listing sorts as the locale does; the later name is the greater in
+    // code points, lower case after upper): the text of the date is known to have failed when the other comes.
+    const other = mkdtempSync(join(tmpdir(), 'reissue-'))
+    copyFileSync(newest.path, join(other, newest.file))
+    writeFileSync(join(other, newest.file.toLowerCase()), textOf(newest.path).slice(0, 3000))
+    const afterwards = cli(['history', other, '--out', mkdtempSync(join(tmpdir(), 'history-'))])
+    expect(afterwards.stdout.split('\n').slice(1, 3).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([['-', newest.file.toLowerCase(), 'FAILED'], ['2026-08-07', newest.file, 'ok']])
+    expect(afterwards.stderr).toContain(`history: ${newest.file.toLowerCase()}, the later file name of 2026-08-07, did not build: rules_history takes ${newest.file}, of the same date, built in 2026-08-07/\n`)
+    expect(afterwards.stderr).toMatch(/\(3162 rows, 1 release\)\n/)
   })
 })

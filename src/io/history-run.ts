@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { EtlError } from '../core/errors.js'
 import type { TableRow } from '../core/tables.js'
@@ -124,15 +125,14 @@ export async function buildHistory(archive: string, out: string, options: Histor
     const notes: string[] = []
     // Texts of a date whose release is another text of that date (its later file name): said once every build is back.
     const superseded: { name: string; date: string; folder: string }[] = []
-    for (const pending of builds) {
-      const b = await pending
-      done.push(b.row)
-      if (b.outcome instanceof Error || b.outcome.effectiveDate === null) continue
-      if (b.folder !== b.outcome.effectiveDate) {
-        superseded.push({ name: b.release.name, date: b.outcome.effectiveDate, folder: b.folder })
-        continue
-      }
-      const { rows, effectiveDate } = b.outcome
+    type Built = Awaited<(typeof builds)[number]>
+    // A date's release is its text of the later file name; when that text does not build, another
+    // text of that date that did is taken instead (its folder renamed to the date): these wait for
+    // their date's own text, and the dates whose text failed wait for one of them.
+    const standIns = new Map<string, { b: Built; outcome: BuiltRelease }[]>()
+    const orphaned = new Set<string>()
+    const take = async (b: Built, outcome: BuiltRelease, effectiveDate: string) => {
+      const { rows } = outcome
       const diff = previous ? diffReleases({ label: previous.release, rows: previous.rows, sectionTitles: new Map() }, { label: effectiveDate, rows, sectionTitles: new Map() }, { wordChanges: false, matchWork: options.matchWork }) : null
       for (const warning of diff?.warnings.filter(isBudgetWarning) ?? []) notes.push(`history: lineage ${previous!.release} → ${effectiveDate}: ${warning}`)
       const lineage = diff?.lineage ?? null
@@ -151,23 +151,55 @@ export async function buildHistory(archive: string, out: string, options: Histor
       }
       const chunk = history.add(effectiveDate, rows, lineage)
       parquet.add(chunk)
-      const lines = historyLines(b.outcome.prefixes!, chunk)
-      b.outcome.prefixes = null
+      const lines = historyLines(outcome.prefixes!, chunk)
+      outcome.prefixes = null
       await staging.append('rules_history.jsonl', lines.jsonl)
       lineageIndex.add(effectiveDate, chunk, lines.jsonl)
       if (historyRows === 0) await staging.append('rules_history.csv', writeCsv(RULES_HISTORY_TABLE, []))
       await staging.append('rules_history.csv', lines.csv)
       if (arrow) for (const r of chunk) arrowRows.push(r)
       historyRows += chunk.length
-      inMemory += b.outcome.leadingBytes + inMemoryBytes(HISTORY_LINEAGE_TABLE, chunk)
+      inMemory += outcome.leadingBytes + inMemoryBytes(HISTORY_LINEAGE_TABLE, chunk)
       listed.push({ release: effectiveDate, file: b.release.name, rules: rows.length })
       previous = { release: effectiveDate, rows }
-      b.outcome.rows = []
+      outcome.rows = []
+      standIns.delete(effectiveDate)
+    }
+    const takeInstead = async (standIn: { b: Built; outcome: BuiltRelease }, date: string) => {
+      renameSync(join(staging.dir, standIn.b.folder), join(staging.dir, date))
+      superseded.find((t) => t.name === standIn.b.release.name)!.folder = date
+      standIn.b.folder = date
+      await take(standIn.b, standIn.outcome, date)
+    }
+    for (const pending of builds) {
+      const b = await pending
+      done.push(b.row)
+      const ownDate = b.release.effectiveDate
+      if (b.outcome instanceof Error || b.outcome.effectiveDate === null) {
+        if (ownDate === null || b.folder !== ownDate) continue
+        const standIn = standIns.get(ownDate)?.pop()
+        if (standIn) await takeInstead(standIn, ownDate)
+        else orphaned.add(ownDate)
+        continue
+      }
+      const date = b.outcome.effectiveDate
+      if (b.folder !== date) {
+        superseded.push({ name: b.release.name, date, folder: b.folder })
+        if (orphaned.delete(date)) await takeInstead({ b, outcome: b.outcome }, date)
+        else if (listed.some((l) => l.release === date)) b.outcome.rows = []
+        else standIns.set(date, [...(standIns.get(date) ?? []), { b, outcome: b.outcome }])
+        continue
+      }
+      await take(b, b.outcome, date)
     }
     for (const t of superseded) {
-      const release = releases[folders.indexOf(t.date)]!.name
-      const taken = listed.some((l) => l.release === t.date)
-      notes.push(`history: ${t.name} is effective ${t.date}, as ${release} is: rules_history takes the later file name, ${release}${taken ? '' : `, which did not build (${t.date} is not in rules_history)`}; ${t.name} is built in ${t.folder}/`)
+      const own = releases[folders.indexOf(t.date)]!.name
+      const taken = listed.find((l) => l.release === t.date)?.file
+      if (taken === t.name) notes.push(`history: ${own}, the later file name of ${t.date}, did not build: rules_history takes ${t.name}, of the same date, built in ${t.date}/`)
+      else {
+        const which = taken === own ? `rules_history takes the later file name, ${own}` : taken === undefined ? `${own}, the later file name, did not build (${t.date} is not in rules_history)` : `${own}, the later file name, did not build: rules_history takes ${taken}`
+        notes.push(`history: ${t.name} is effective ${t.date}, as ${own} is: ${which}; ${t.name} is built in ${t.folder}/`)
+      }
     }
     const rows: HistoryRow[] = done
     // No release built: a history of nothing would replace whatever the folder held.

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
@@ -186,6 +187,32 @@ describe('mtg-rules validate', () => {
     const twice = cli(['validate', '-', '-'])
     expect([twice.status, twice.stderr.split(' (usage')[0]]).toEqual([2, 'mtg-rules validate: - (standard input) can be read once; it was given more than once'])
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('mtg-rules-stdin-'))).toEqual([])
+  })
+
+  it('reads JSONL and CSV exports gzip-compressed (.jsonl.gz, as pandas writes them): the same report; a folder of them too', () => {
+    const packed = join(tmp, 'packed')
+    mkdirSync(packed)
+    for (const name of ['rules.jsonl', 'rules.csv', 'glossary.jsonl', 'references.csv']) writeFileSync(join(packed, `${name}.gz`), gzipSync(readFileSync(join(out, name))))
+    const report = (path: string) => JSON.parse(cli(['validate', path, '--json']).stdout)
+    for (const name of ['rules.jsonl', 'rules.csv', 'glossary.jsonl']) {
+      const plain = report(join(out, name))
+      // A companion alone is checked against the rules beside it: rules.jsonl.gz is found as rules.jsonl is.
+      expect(report(join(packed, `${name}.gz`)), name).toEqual({ ...plain, source: { ...plain.source, file: join(packed, `${name}.gz`) } })
+    }
+    const folder = cli(['validate', packed, '--json'])
+    expect(folder.status).toBe(0)
+    expect(JSON.parse(folder.stdout).map((r: { source: { file: string; rows: number }; notes: string[] }) => [r.source.file.slice(packed.length + 1), r.source.rows, r.notes])).toEqual([
+      ['rules.csv.gz', 2941, []],
+      ['rules.jsonl.gz', 2941, []],
+      ['glossary.jsonl.gz', 675, []],
+      ['references.csv.gz', report(join(out, 'references.csv')).source.rows, []],
+    ])
+    // diff reads them too; Parquet, Arrow and CR text are not read compressed; a .gz that is not gzip is named.
+    expect(cli(['diff', join(packed, 'rules.jsonl.gz'), join(out, 'rules.parquet')]).stdout.split('\n')[2]).toMatch(/^2941 rules in 2024-03-08 \(2941 in rules\.jsonl\.gz\): 2941 unchanged/)
+    writeFileSync(join(tmp, 'rules.parquet.gz'), gzipSync(readFileSync(join(out, 'rules.parquet'))))
+    expect(cli(['validate', join(tmp, 'rules.parquet.gz')]).stderr).toMatch(/^read: .*rules\.parquet\.gz: only JSONL and CSV exports are read gzip-compressed \(Parquet compresses its own pages\): give it unpacked \(usage: /)
+    writeFileSync(join(tmp, 'plain.jsonl.gz'), readFileSync(join(out, 'rules.jsonl')))
+    expect(cli(['validate', join(tmp, 'plain.jsonl.gz')]).stderr).toBe(`read: ${join(tmp, 'plain.jsonl.gz')} is not a readable gzip file (incorrect header check)\n`)
   })
 
   it('exits 2 on an export it cannot read', () => {

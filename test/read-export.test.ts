@@ -530,3 +530,27 @@ it('reads a whole JSONL export given as one piece, whatever its number of rows (
   expect(read.records.length).toBe(200_000)
   expect(read.records[199_999]!.record.text).toBe(real[199_999 % real.length]!.text)
 })
+
+describe('a gzip-compressed JSONL or CSV export', () => {
+  it('unpacks as it is read, and is refused at the cap, never unpacked whole', async () => {
+    const { gunzipBytes, gunzipChunks } = await import('../src/exports/read/gzip.js')
+    const { gzipSync } = await import('node:zlib')
+    const bomb = gzipSync(new Uint8Array(8 * 1024 * 1024))
+    expect(bomb.length).toBeLessThan(64 * 1024)
+    expect(() => gunzipBytes('bomb.jsonl.gz', bomb, 1024 * 1024)).toThrow('read: bomb.jsonl.gz unpacks to more than the 1048576 bytes this input may have')
+    let seen = 0
+    const chunks = gunzipChunks('bomb.jsonl.gz', (async function* () {
+      for (let at = 0; at < bomb.length; at += 1000) yield bomb.subarray(at, at + 1000)
+    })(), 1024 * 1024)
+    await expect((async () => {
+      for await (const c of chunks) seen += c.length
+    })()).rejects.toThrow('read: bomb.jsonl.gz unpacks to more than the 1048576 bytes this input may have')
+    expect(seen).toBeLessThanOrEqual(1024 * 1024)
+    // Not gzip at all, or cut short: one line naming the file.
+    expect(() => gunzipBytes('plain.jsonl.gz', fileOf('rules.jsonl'), 1 << 30)).toThrow(/^read: plain\.jsonl\.gz is not a readable gzip file \(incorrect header check\)$/)
+    const cut = gzipSync(fileOf('rules.jsonl')).subarray(0, 5000)
+    await expect((async () => {
+      for await (const _ of gunzipChunks('cut.jsonl.gz', (async function* () { yield cut })(), 1 << 30)) void _
+    })()).rejects.toThrow(/^read: cut\.jsonl\.gz is not a readable gzip file \(unexpected end of file\)$/)
+  })
+})

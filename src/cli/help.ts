@@ -19,10 +19,11 @@ Options:
   --debug           print a stack trace on an internal error`,
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--exact]
 
-Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}),
-or a dataset folder (every table in it, companions against the rules beside them, manifest.json
-verified); - reads standard input, its format told by its first bytes. Every row of a file goes through every check once; the row schemas in schemas/ decide
-what a valid row is.
+Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}; JSONL and CSV
+also gzip-compressed, .jsonl.gz), or a dataset folder (every table in it, companions against the
+rules beside them, manifest.json verified); - reads standard input, its format told by its first
+bytes. Every row of a file goes through every check once; the row schemas in schemas/ decide what
+a valid row is.
 
 Options:
   --json            the report as JSON (several paths: an array of reports)

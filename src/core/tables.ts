@@ -118,9 +118,15 @@ export const HISTORY_RUNS_FILE = 'history.csv'
 
 /** The table a file's name gives: `glossary.jsonl` → glossary; undefined for another name. */
 export function tableNamed(name: string): TableSpec | undefined {
-  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(name)?.[1] ?? ''
+  const stem = /([^/\\]+?)(\.[^./\\]+)?$/.exec(withoutGzip(name))?.[1] ?? ''
   return ALL_TABLES.find((t) => t.name === stem)
 }
+
+/** Whether a file's name says it is gzip-compressed (`rules.jsonl.gz`): it is read unpacked. */
+export const isGzipped = (name: string): boolean => /\.gz$/i.test(name)
+
+/** A file's name without its `.gz`: the name of what it unpacks to. */
+export const withoutGzip = (name: string): string => name.replace(/\.gz$/i, '')
 
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
 export function detectTable(name: string, columns: string[]): TableSpec {

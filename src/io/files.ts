@@ -2,6 +2,8 @@ import { closeSync, constants, createReadStream, existsSync, openSync, readSync,
 import { open } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { EtlError } from '../core/errors.js'
+import { isGzipped } from '../core/tables.js'
+import { gunzipBytes, gunzipChunks } from '../exports/read/gzip.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
 import { emptyIsNoRows, EXPORT_EXTENSIONS } from '../validate/validate-export.js'
@@ -104,11 +106,12 @@ export async function inputFileChunks(path: string, maxBytes: number): Promise<E
   if (!st.isFile()) {
     const bytes = await readUnsized(path, st, maxBytes)
     return (async function* () {
-      yield bytes
+      yield isGzipped(path) ? gunzipBytes(path, bytes, maxBytes) : bytes
     })()
   }
   checkSize(path, st.size, maxBytes)
   if (st.size === 0 && !emptyIsNoRows(path)) throw new EtlError('INPUT_EMPTY', `read: ${path} is empty (0 bytes)`)
+  if (isGzipped(path)) return gunzipChunks(path, chunksOf(path, maxBytes), maxBytes)
   // A regular file also says where it is, for readers that take ranges of it (Parquet) and never
   // read the chunks; a stream is opened only when read.
   const file = fileRef(path, st.size)
@@ -161,17 +164,19 @@ export function checkParquetFrame(path: string): void {
 /** Read a whole input file, its size capped (while reading, for what has no size), with one clear error line for every way that can fail. */
 export async function readInputFile(path: string, maxBytes: number): Promise<Uint8Array> {
   const st = inputStat(path)
-  if (!st.isFile()) return readUnsized(path, st, maxBytes)
+  if (!st.isFile()) return unpacked(path, await readUnsized(path, st, maxBytes), maxBytes)
   checkSize(path, st.size, maxBytes)
   try {
     const bytes = readFileSync(path)
     if (bytes.length > maxBytes) throw tooMuch(path, 'a file that grew', maxBytes)
-    return bytes
+    return unpacked(path, bytes, maxBytes)
   } catch (e) {
     if (e instanceof EtlError) throw e
     throw new EtlError('INPUT_UNREADABLE', `read: cannot read ${path}: ${describeFsError(e)}`)
   }
 }
+
+const unpacked = (path: string, bytes: Uint8Array, maxBytes: number) => (isGzipped(path) ? gunzipBytes(path, bytes, maxBytes) : bytes)
 
 /** The bytes of `ranges` of a regular file, one after the other; an error when the file ends first. */
 export function readFileRanges(path: string, ranges: { offset: number; length: number }[]): Uint8Array {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { basename, dirname, extname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
-import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES } from '../core/tables.js'
+import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES, tableNamed } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
@@ -15,7 +15,7 @@ import { plural } from '../core/words.js'
 
 // In a dataset folder, the files named after a table; any other export there is left to the manifest
 // check and named as not checked (folderExports).
-const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
+const TABLE_FILE = new RegExp(`^(${ALL_TABLES.map((t) => t.name).join('|')})\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$`, 'i')
 
 /** How to validate: count warnings as errors (`exact` is kept for earlier callers and changes nothing). */
 export interface ValidateHow {
@@ -111,7 +111,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   const reports: Report[] = []
   // The companions are checked against the numbers of a rules file, taken as it is validated (each
   // is read once): the first of these, in EXPORT_EXTENSIONS' order, read to its end as the rules table.
-  const rulesFiles = EXPORT_EXTENSIONS.map(([ext]) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}$`, 'i').test(n))).filter((n) => n !== undefined)
+  const rulesFiles = EXPORT_EXTENSIONS.map(([ext]) => names.find((n) => new RegExp(`^(data/rules/[^/]+|rules)\\.${ext}(?:\\.gz)?$`, 'i').test(n))).filter((n) => n !== undefined)
   const knownRules = firstKnown(rulesFiles.length)
   // Small files are checked on every core, their reports kept in the files' order; large ones one at
   // a time, so that memory holds one file's batches, not one per core.
@@ -252,10 +252,12 @@ function huggingFaceFiles(root: string, dir: string): string[] {
 
 // A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
 function companionRulesFile(file: string): string | null {
-  const stem = basename(file).replace(/\.[^.]+$/, '').toLowerCase()
-  if (!TABLES.some((t) => t !== RULES_TABLE && t.name === stem)) return null
-  // Its own format first, then the quickest to read.
-  const candidates = [extname(file), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`)].map((ext) => join(dirname(file), `rules${ext}`))
+  const name = basename(file)
+  const table = tableNamed(name.toLowerCase())
+  if (table === undefined || table === RULES_TABLE || !TABLES.includes(table)) return null
+  // Its own format first (`.jsonl`, `.jsonl.gz`), then the quickest to read, then the gzip-compressed ones.
+  const packed = EXPORT_EXTENSIONS.filter(([, format]) => format === 'jsonl' || format === 'csv').map(([ext]) => `.${ext}.gz`)
+  const candidates = [name.slice(table.name.length), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`), ...packed].map((ext) => join(dirname(file), `rules${ext}`))
   return candidates.find((p) => existsSync(p)) ?? null
 }
 

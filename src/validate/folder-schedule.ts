@@ -46,7 +46,14 @@ export async function inOrder<T, R>(items: T[], order: number[], width: number, 
  * thread) and one read on this thread by turns: a worker starts and decodes while this thread checks.
  */
 export function alternating(names: string[], files: number[]): number[] {
-  const inWorker = (i: number) => ['parquet', 'arrow'].includes(sourceKindOf(names[i]!))
+  const inWorker = (i: number) => {
+    try {
+      return ['parquet', 'arrow'].includes(sourceKindOf(names[i]!))
+    } catch {
+      // A name no reader takes (rules.parquet.gz): refused on this thread, in its own report.
+      return false
+    }
+  }
   const [there, here] = [files.filter(inWorker), files.filter((i) => !inWorker(i))]
   return Array.from({ length: Math.max(there.length, here.length) }, (_, k) => [there[k], here[k]]).flat().filter((i) => i !== undefined)
 }

@@ -1,5 +1,5 @@
 import { EtlError } from '../core/errors.js'
-import { tableNamed } from '../core/tables.js'
+import { isGzipped, tableNamed, withoutGzip } from '../core/tables.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import type { ExportChunks, ValidateOptions } from './options.js'
 import type { Report, SourceKind } from '../core/report.js'
@@ -26,13 +26,18 @@ export const EXPORT_EXTENSIONS: readonly (readonly [string, ExportFormat])[] = [
 export const EXPORT_EXTENSION_PATTERN = `(?:${EXPORT_EXTENSIONS.map(([ext]) => ext).join('|')})`
 /** The export extensions as a message names them: `.jsonl, .ndjson, … or .feather`. */
 export const EXPORT_EXTENSIONS_SAID = EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`).join(', ').replace(/, ([^,]*)$/, ' or $1')
-export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}$`, 'i')
+/** An export's name, gzip-compressed or not (`rules.jsonl`, `rules.jsonl.gz`). */
+export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$`, 'i')
 
-/** Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS). */
+/**
+ * Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS).
+ * A JSONL or CSV export may be gzip-compressed (`.jsonl.gz`); Parquet and Arrow compress their own
+ * pages, and a CR text is read as published.
+ */
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
-  const ext = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase()
-  if (ext === 'txt') return 'cr-text'
-  const format = EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  const ext = /\.([^./\\]+)$/.exec(withoutGzip(name))?.[1]?.toLowerCase()
+  const format = ext === 'txt' ? 'cr-text' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  if (format && isGzipped(name) && format !== 'jsonl' && format !== 'csv') throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
   // What a .json file likely is: a dataset folder's manifest (checked with its folder), or rows saved
   // as one JSON document.

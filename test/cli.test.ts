@@ -164,6 +164,10 @@ describe('mtg-rules validate', () => {
       const notes = companion ? [expect.stringMatching(/^read as the glossary table: its columns/), ...byPath.notes] : byPath.notes
       expect(JSON.parse(run.stdout), name).toEqual({ ...byPath, source: { ...byPath.source, file: '-' }, notes: [`standard input read as ${kind} (told by its first bytes)`, ...notes] })
     }
+    // gzip-compressed: told by what its first bytes unpack to.
+    const packed = JSON.parse(cli(['validate', '-', '--json'], { input: gzipSync(readBytes(join(out, 'rules.jsonl'))) }).stdout)
+    const plain = asPath(join(out, 'rules.jsonl'))
+    expect(packed).toEqual({ ...plain, source: { ...plain.source, file: '-' }, notes: ['standard input read as gzip-compressed JSONL (told by its first bytes)', ...plain.notes] })
     // CR text (UTF-8 with a byte order mark; 2009-07-11 without): its findings at the lines they are at by path.
     for (const date of ['2024-03-08', '2009-07-11']) {
       const text = release(date)

@@ -8,6 +8,7 @@ import { formatGithub, formatReport, formatSummaryMarkdown, safeText } from '../
 import type { Report } from '../core/report.js'
 import { isFolder, MAX_EXPORT_BYTES } from '../io/files.js'
 import { onInterrupt } from '../io/interrupts.js'
+import { gunzipStart, looksGzipped } from '../exports/read/gzip.js'
 import { CONTENT_HEAD_BYTES, extensionOfKind, sourceKindOfContent } from '../validate/validate-export.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { plural, thousands } from '../core/words.js'
@@ -116,12 +117,15 @@ async function validateStandardInput(how: ValidateHow, rules?: { knownRules: Pro
   const forget = onInterrupt(remove)
   let file = join(dir, 'stdin')
   try {
-    const kind = sourceKindOfContent(await copyStandardInput(file))
-    renameSync(file, (file = join(dir, `stdin.${extensionOfKind(kind)}`)))
+    const head = await copyStandardInput(file)
+    // gzip-compressed: what it holds is told from what its first bytes unpack to.
+    const packed = looksGzipped(head)
+    const kind = sourceKindOfContent(packed ? gunzipStart(head.subarray(0, CONTENT_HEAD_BYTES)) : head)
+    renameSync(file, (file = join(dir, `stdin.${extensionOfKind(kind)}${packed ? '.gz' : ''}`)))
     const report = await validateFile(file, how, rules)
     // The temporary file's name appears in the report only where the file is named: it becomes `-`.
     const named = JSON.parse(JSON.stringify(report).replaceAll(JSON.stringify(file).slice(1, -1), '-')) as Report
-    named.notes.unshift(`standard input read as ${KIND_SAID[kind]} (told by its first bytes)`)
+    named.notes.unshift(`standard input read as ${packed ? 'gzip-compressed ' : ''}${KIND_SAID[kind]} (told by its first bytes)`)
     return named
   } catch (e) {
     if (e instanceof EtlError) throw new EtlError(e.code, e.message.replaceAll(file, '-'))

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { createGunzip, gunzipSync } from 'node:zlib'
+import { constants, createGunzip, gunzipSync } from 'node:zlib'
 import { EtlError } from '../../core/errors.js'
 
 // A gzip-compressed export (`rules.jsonl.gz`, as pandas writes it with compression="gzip") is read
@@ -38,5 +38,20 @@ export function gunzipBytes(name: string, packed: Uint8Array, maxBytes: number):
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(name, maxBytes)
     throw notGzip(name, e)
+  }
+}
+
+/** Whether bytes begin as gzip does (its magic, 1F 8B). */
+export const looksGzipped = (head: Uint8Array): boolean => head[0] === 0x1f && head[1] === 0x8b
+
+/**
+ * What the first bytes of a gzip stream unpack to, as far as they go (to tell what it holds); empty
+ * when they do not unpack. Deflate unpacks at most ~1,032 bytes a byte: a few kilobytes stay small.
+ */
+export function gunzipStart(head: Uint8Array): Uint8Array {
+  try {
+    return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(64 * 1024, head.length * 1100) })
+  } catch {
+    return new Uint8Array()
   }
 }

@@ -191,6 +191,10 @@ describe('mtg-rules validate', () => {
     const twice = cli(['validate', '-', '-'])
     expect([twice.status, twice.stderr.split(' (usage')[0]]).toEqual([2, 'mtg-rules validate: - (standard input) can be read once; it was given more than once'])
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('mtg-rules-stdin-'))).toEqual([])
+    // No temporary folder to keep it in: exit 2, one line, never an internal error.
+    const nowhere = join(tmp, 'no-such-folder')
+    const homeless = cli(['validate', '-'], { input: 'number\n', env: { TMPDIR: nowhere } })
+    expect([homeless.status, homeless.stderr]).toEqual([2, `validate: standard input is kept in a temporary file in ${nowhere}, where none can be made: no such file or directory\n`])
   })
 
   it('reads JSONL and CSV exports gzip-compressed (.jsonl.gz, as pandas writes them): the same report; a folder of them too', () => {

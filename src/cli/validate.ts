@@ -112,7 +112,12 @@ const KIND_SAID = { 'cr-text': 'CR text', jsonl: 'JSONL', csv: 'CSV', parquet: '
  * file readers read it as any file), named by what its first bytes say it is.
  */
 async function validateStandardInput(how: ValidateHow, rules?: { knownRules: Promise<KnownRules | undefined> }): Promise<Report> {
-  const dir = mkdtempSync(join(tmpdir(), 'mtg-rules-stdin-'))
+  let dir: string
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'mtg-rules-stdin-'))
+  } catch (e) {
+    throw new EtlError('OUTPUT_UNWRITABLE', `validate: standard input is kept in a temporary file in ${tmpdir()}, where none can be made: ${describeFsError(e)}`)
+  }
   const remove = () => rmSync(dir, { recursive: true, force: true })
   const forget = onInterrupt(remove)
   let file = join(dir, 'stdin')
@@ -146,7 +151,11 @@ async function copyStandardInput(file: string): Promise<Uint8Array> {
       size += chunk.length
       if (size > MAX_EXPORT_BYTES) throw new EtlError('INPUT_TOO_LARGE', `read: - (standard input) gave more than the ${thousands(MAX_EXPORT_BYTES)} bytes this input may have`)
       if (size - chunk.length < CONTENT_HEAD_BYTES) head.push(chunk)
-      writeSync(out, chunk)
+      try {
+        writeSync(out, chunk)
+      } catch (e) {
+        throw new EtlError('OUTPUT_UNWRITABLE', `validate: standard input is kept in a temporary file in ${tmpdir()}, which could not take it: ${describeFsError(e)}`)
+      }
     }
   } finally {
     closeSync(out)

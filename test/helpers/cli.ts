@@ -14,10 +14,10 @@ export interface Run {
 }
 
 /** Run the compiled CLI (`make build` compiles it) as a user would. */
-export function cli(args: string[], options: { cwd?: string; input?: string | Uint8Array } = {}): Run {
+export function cli(args: string[], options: { cwd?: string; input?: string | Uint8Array; env?: Record<string, string> } = {}): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run make build first`)
   // A run that hangs fails the test (a synchronous spawn is beyond the test timeout's reach).
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '', timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' })
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, encoding: 'utf8', input: options.input ?? '', timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL', ...(options.env ? { env: { ...process.env, ...options.env } } : {}) })
   if (run.error) throw new Error(`mtg-rules ${args.join(' ')}: ${run.error.message}`)
   return { status: run.status, stdout: run.stdout, stderr: run.stderr }
 }

@@ -157,6 +157,9 @@ async function copyStandardInput(file: string): Promise<Uint8Array> {
         throw new EtlError('OUTPUT_UNWRITABLE', `validate: standard input is kept in a temporary file in ${tmpdir()}, which could not take it: ${describeFsError(e)}`)
       }
     }
+  } catch (e) {
+    if (e instanceof EtlError) throw e
+    throw new EtlError('INPUT_UNREADABLE', `read: - (standard input) could not be read: ${describeFsError(e)}`)
   } finally {
     closeSync(out)
   }

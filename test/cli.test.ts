@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml'
 import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' }
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
 import { buildDataset } from '../src/build/build.js'
-import { cli, snapshot } from './helpers/cli.js'
+import { cli, inProcess, snapshot } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
 const ajv = new Ajv2020({ allErrors: true })
@@ -151,14 +151,15 @@ describe('mtg-rules validate', () => {
     expect(run.stdout.split('\n')[1]).toMatch(/^::error file=/)
   })
 
-  it('- reads standard input: each format told by its first bytes, the same report as by path, as `-`', () => {
-    const asPath = (file: string) => JSON.parse(cli(['validate', file, '--json']).stdout)
+  it('- reads standard input: each format told by its first bytes, the same report as by path, as `-`', async () => {
+    // By path, in this process (what the command answers is compared, not how a process starts).
+    const asPath = async (file: string) => JSON.parse((await inProcess(['validate', file, '--json'])).stdout)
     const said = { 'rules.jsonl': 'JSONL', 'rules.csv': 'CSV', 'rules.parquet': 'Parquet', 'glossary.csv': 'CSV' } as const
     for (const [name, kind] of Object.entries(said)) {
       // A companion is checked against the rules given (by path, against the rules beside it).
       const companion = name.startsWith('glossary')
       const run = cli(['validate', '-', '--json', ...(companion ? ['--rules', join(out, 'rules.jsonl')] : [])], { input: readBytes(join(out, name)) })
-      const byPath = asPath(join(out, name))
+      const byPath = await asPath(join(out, name))
       expect(run.status, name).toBe(0)
       // Named after no table, the glossary is told by its columns (a note says so, as for any such file).
       const notes = companion ? [expect.stringMatching(/^read as the glossary table: its columns/), ...byPath.notes] : byPath.notes
@@ -166,13 +167,13 @@ describe('mtg-rules validate', () => {
     }
     // gzip-compressed: told by what its first bytes unpack to.
     const packed = JSON.parse(cli(['validate', '-', '--json'], { input: gzipSync(readBytes(join(out, 'rules.jsonl'))) }).stdout)
-    const plain = asPath(join(out, 'rules.jsonl'))
+    const plain = await asPath(join(out, 'rules.jsonl'))
     expect(packed).toEqual({ ...plain, source: { ...plain.source, file: '-' }, notes: ['standard input read as gzip-compressed JSONL (told by its first bytes)', ...plain.notes] })
     // CR text (UTF-8 with a byte order mark; 2009-07-11 without): its findings at the lines they are at by path.
     for (const date of ['2024-03-08', '2009-07-11']) {
       const text = release(date)
       const run = cli(['validate', '-', '--json'], { input: readBytes(text.path) })
-      const byPath = asPath(text.path)
+      const byPath = await asPath(text.path)
       expect(JSON.parse(run.stdout).diagnostics).toEqual(byPath.diagnostics)
       expect(JSON.parse(run.stdout).notes[0]).toBe('standard input read as CR text (told by its first bytes)')
     }
@@ -197,15 +198,15 @@ describe('mtg-rules validate', () => {
     expect([homeless.status, homeless.stderr]).toEqual([2, `validate: standard input is kept in a temporary file in ${nowhere}, where none can be made: no such file or directory\n`])
   })
 
-  it('reads JSONL and CSV exports gzip-compressed (.jsonl.gz, as pandas writes them): the same report; a folder of them too', () => {
+  it('reads JSONL and CSV exports gzip-compressed (.jsonl.gz, as pandas writes them): the same report; a folder of them too', async () => {
     const packed = join(tmp, 'packed')
     mkdirSync(packed)
     for (const name of ['rules.jsonl', 'rules.csv', 'glossary.jsonl', 'references.csv']) writeFileSync(join(packed, `${name}.gz`), gzipSync(readFileSync(join(out, name))))
-    const report = (path: string) => JSON.parse(cli(['validate', path, '--json']).stdout)
+    const report = async (path: string) => JSON.parse((await inProcess(['validate', path, '--json'])).stdout)
     for (const name of ['rules.jsonl', 'rules.csv', 'glossary.jsonl']) {
-      const plain = report(join(out, name))
+      const plain = await report(join(out, name))
       // A companion alone is checked against the rules beside it: rules.jsonl.gz is found as rules.jsonl is.
-      expect(report(join(packed, `${name}.gz`)), name).toEqual({ ...plain, source: { ...plain.source, file: join(packed, `${name}.gz`) } })
+      expect(await report(join(packed, `${name}.gz`)), name).toEqual({ ...plain, source: { ...plain.source, file: join(packed, `${name}.gz`) } })
     }
     const folder = cli(['validate', packed, '--json'])
     expect(folder.status).toBe(0)
@@ -213,7 +214,7 @@ describe('mtg-rules validate', () => {
       ['rules.csv.gz', 2941, []],
       ['rules.jsonl.gz', 2941, []],
       ['glossary.jsonl.gz', 675, []],
-      ['references.csv.gz', report(join(out, 'references.csv')).source.rows, []],
+      ['references.csv.gz', (await report(join(out, 'references.csv'))).source.rows, []],
     ])
     // diff reads them too; Parquet, Arrow and CR text are not read compressed; a .gz that is not gzip is named.
     expect(cli(['diff', join(packed, 'rules.jsonl.gz'), join(out, 'rules.parquet')]).stdout.split('\n')[2]).toMatch(/^2941 rules in 2024-03-08 \(2941 in rules\.jsonl\.gz\): 2941 unchanged/)

@@ -6,7 +6,7 @@ import { isGzipped } from '../core/tables.js'
 import { gunzipBytes, gunzipChunks } from '../exports/read/gzip.js'
 import type { FileRef, RangeReader } from '../exports/parquet/parquet-frame.js'
 import type { ExportChunks } from '../validate/options.js'
-import { emptyIsNoRows, EXPORT_EXTENSIONS } from '../validate/validate-export.js'
+import { emptyIsNoRows, EXPORT_EXTENSIONS, GZIP_EXTENSIONS } from '../validate/validate-export.js'
 import { describeFsError } from './fs-errors.js'
 import { ioSettings, timeLimit } from './settings.js'
 
@@ -247,9 +247,12 @@ export function isFolder(path: string): boolean {
   }
 }
 
-/** A dataset folder's export of `table`: the first of `table.jsonl`, `.ndjson`, … (EXPORT_EXTENSIONS) there; null when none is. */
+/**
+ * A dataset folder's export of `table`: the first of `table.jsonl`, `.ndjson`, … (EXPORT_EXTENSIONS)
+ * there, then of those gzip-compressed (`table.jsonl.gz`); null when none is.
+ */
 export function tableFile(dir: string, table: string): string | null {
-  for (const [ext] of EXPORT_EXTENSIONS) {
+  for (const ext of [...EXPORT_EXTENSIONS.map(([e]) => e), ...GZIP_EXTENSIONS]) {
     const path = join(dir, `${table}.${ext}`)
     if (existsSync(path)) return path
   }

@@ -7,7 +7,7 @@ import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES, tableNamed } from '../core/tables.js'
-import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, GZIP_EXTENSIONS, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
@@ -256,8 +256,7 @@ function companionRulesFile(file: string): string | null {
   const table = tableNamed(name.toLowerCase())
   if (table === undefined || table === RULES_TABLE || !TABLES.includes(table)) return null
   // Its own format first (`.jsonl`, `.jsonl.gz`), then the quickest to read, then the gzip-compressed ones.
-  const packed = EXPORT_EXTENSIONS.filter(([, format]) => format === 'jsonl' || format === 'csv').map(([ext]) => `.${ext}.gz`)
-  const candidates = [name.slice(table.name.length), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`), ...packed].map((ext) => join(dirname(file), `rules${ext}`))
+  const candidates = [name.slice(table.name.length), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`), ...GZIP_EXTENSIONS.map((ext) => `.${ext}`)].map((ext) => join(dirname(file), `rules${ext}`))
   return candidates.find((p) => existsSync(p)) ?? null
 }
 

@@ -26,6 +26,11 @@ export const EXPORT_EXTENSIONS: readonly (readonly [string, ExportFormat])[] = [
 export const EXPORT_EXTENSION_PATTERN = `(?:${EXPORT_EXTENSIONS.map(([ext]) => ext).join('|')})`
 /** The export extensions as a message names them: `.jsonl, .ndjson, … or .feather`. */
 export const EXPORT_EXTENSIONS_SAID = EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`).join(', ').replace(/, ([^,]*)$/, ' or $1')
+/** The formats read gzip-compressed (`rules.jsonl.gz`): Parquet and Arrow compress their own pages. */
+const GZIP_FORMATS: readonly string[] = ['jsonl', 'csv']
+/** The extensions of gzip-compressed exports, in EXPORT_EXTENSIONS' order: `jsonl.gz`, `ndjson.gz`, `csv.gz`. */
+export const GZIP_EXTENSIONS = EXPORT_EXTENSIONS.filter(([, format]) => GZIP_FORMATS.includes(format)).map(([ext]) => `${ext}.gz`)
+
 /** An export's name, gzip-compressed or not (`rules.jsonl`, `rules.jsonl.gz`). */
 export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$`, 'i')
 
@@ -37,7 +42,7 @@ export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(withoutGzip(name))?.[1]?.toLowerCase()
   const format = ext === 'txt' ? 'cr-text' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
-  if (format && isGzipped(name) && format !== 'jsonl' && format !== 'csv') throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
+  if (format && isGzipped(name) && !GZIP_FORMATS.includes(format)) throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
   // What a .json file likely is: a dataset folder's manifest (checked with its folder), or rows saved
   // as one JSON document.

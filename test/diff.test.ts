@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -380,6 +381,14 @@ describe('diff of two exports in dataset folders', () => {
     }
     const json = (...paths: string[]) => cli(['diff', ...paths, '--json']).stdout
     expect(json(builtDataset('2026-06-19'), builtDataset('2026-08-07'))).toBe(json(release('2026-06-19').path, release('2026-08-07').path))
+    // Folders of gzip-compressed exports (another project's, without our manifest): the same changes.
+    const packed = (date: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'packed-'))
+      for (const table of ['rules', 'rules_meta', 'glossary']) writeFileSync(join(dir, `${table}.jsonl.gz`), gzipSync(readFileSync(join(builtDataset(date), `${table}.jsonl`))))
+      return dir
+    }
+    const changes = (run: { stdout: string }) => run.stdout.split('\n').slice(3)
+    expect(changes(cli(['diff', packed('2026-06-19'), packed('2026-08-07')]))).toEqual(changes(cli(['diff', release('2026-06-19').path, release('2026-08-07').path])))
     // A rules export alone is the rules alone: no section title, no glossary.
     const file = cli(['diff', join(builtDataset('2026-06-19'), 'rules.jsonl'), join(builtDataset('2026-08-07'), 'rules.jsonl')]).stdout
     expect([file.includes('\n## Glossary: '), file.includes('\n## 122.\n')]).toEqual([false, true])

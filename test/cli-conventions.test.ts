@@ -381,17 +381,17 @@ describe('concurrent and killed builds', () => {
 describe('the GitHub Action (action.yml)', () => {
   const action = parseYaml(readFileSync(join(REPO, 'action.yml'), 'utf8'))
   const validateStep = action.runs.steps.find((s: { name?: string }) => s.name === 'Validate')
-  const runStep = (paths: string, strict = 'false') =>
+  const runStep = (paths: string, strict = 'false', recursive = 'false') =>
     spawnSync('bash', ['-c', validateStep.run.replaceAll('${{ github.action_path }}', REPO)], {
       encoding: 'utf8',
-      env: { ...process.env, MTG_RULES_PATHS: paths, MTG_RULES_STRICT: strict },
+      env: { ...process.env, MTG_RULES_PATHS: paths, MTG_RULES_STRICT: strict, MTG_RULES_RECURSIVE: recursive },
     })
 
   it('is a composite action that keeps the caller’s Node when it is 20 or newer, caches its build, and validates', () => {
     expect(action.runs.using).toBe('composite')
     expect(action.runs.steps.find((s: { uses?: string }) => s.uses === 'actions/setup-node@v4')).toMatchObject({ if: "steps.node.outputs.ok != 'true'", with: { 'node-version': 20 } })
     expect(action.runs.steps.find((s: { uses?: string }) => s.uses === 'actions/cache@v4').with.path).toContain('/dist')
-    expect(Object.keys(action.inputs)).toEqual(['path', 'strict'])
+    expect(Object.keys(action.inputs)).toEqual(['path', 'strict', 'recursive'])
     const check = action.runs.steps.find((s: { id?: string }) => s.id === 'node')
     const outputs = join(mkdtempSync(join(tmpdir(), 'gh-')), 'output')
     expect(spawnSync('bash', ['-c', check.run], { env: { ...process.env, GITHUB_OUTPUT: outputs } }).status).toBe(0)
@@ -408,14 +408,21 @@ describe('the GitHub Action (action.yml)', () => {
     expect(run.stdout).toContain(`file=${file.replace(/,/g, '%2C')},line=`)
   })
 
-  it('takes strict as "true" or "false" only (anything else is an error, never false in silence), and a path that begins with a dash as a path', () => {
+  it('takes strict and recursive as "true" or "false" only (anything else is an error, never false in silence), and a path that begins with a dash as a path', () => {
     for (const value of ['yes', 'True', '1', '']) {
       const run = runStep(built, value)
       expect([run.status, run.stdout], value).toEqual([2, `::error title=mtg-rules validate::the action's strict input is "true" or "false", not "${value}"\n`])
     }
+    const recursive = runStep(built, 'false', 'yes')
+    expect([recursive.status, recursive.stdout]).toEqual([2, `::error title=mtg-rules validate::the action's recursive input is "true" or "false", not "yes"\n`])
+    // recursive "true": the dataset folders below the one given are checked too.
+    const holder = mkdtempSync(join(tmpdir(), 'nested-'))
+    cpSync(built, join(holder, 'release'), { recursive: true })
+    const deep = runStep(holder, 'false', 'true')
+    expect([deep.status, deep.stdout.split('\n').filter((l) => l === `${join(holder, 'release', 'manifest.json')}: valid, 12 rows, 0 errors, 0 warnings`).length]).toEqual([0, 1])
     const dir = mkdtempSync(join(tmpdir(), 'dash-'))
     cpSync(join(built, 'rules.jsonl'), join(dir, '-rules.jsonl'))
-    const dashed = spawnSync('bash', ['-c', validateStep.run.replaceAll('${{ github.action_path }}', REPO)], { cwd: dir, encoding: 'utf8', env: { ...process.env, MTG_RULES_PATHS: '-rules.jsonl', MTG_RULES_STRICT: 'false' } })
+    const dashed = spawnSync('bash', ['-c', validateStep.run.replaceAll('${{ github.action_path }}', REPO)], { cwd: dir, encoding: 'utf8', env: { ...process.env, MTG_RULES_PATHS: '-rules.jsonl', MTG_RULES_STRICT: 'false', MTG_RULES_RECURSIVE: 'false' } })
     expect([dashed.status, dashed.stderr]).toEqual([0, ''])
   })
 

@@ -218,14 +218,39 @@ describe('a dataset folder holding exports not named after a table', () => {
     const history = builtHistory().out
     const folders = readdirSync(history, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
     expect(folders).toEqual(releases().map((r) => r.effective))
-    expect(cli(['validate', history]).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate DIR does not descend: validate each by its path)\n`)
+    expect(cli(['validate', history]).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate each by its path, or the folder with --recursive)\n`)
     // One folder: named; a folder holding no dataset (notes/): not named.
     const one = mkdtempSync(join(tmpdir(), 'one-inside-'))
     cpSync(built, join(one, 'out'), { recursive: true })
     mkdirSync(join(one, 'notes'))
     writeFileSync(join(one, 'notes', 'todo.md'), 'x')
     cpSync(join(built, 'rules.jsonl'), join(one, 'rules.jsonl'))
-    expect(cli(['validate', one]).stderr).toBe(`validate: ${one}: not checked: 1 dataset folder inside it, out/ (validate DIR does not descend: validate it by its path)\n`)
+    expect(cli(['validate', one]).stderr).toBe(`validate: ${one}: not checked: 1 dataset folder inside it, out/ (validate it by its path, or the folder with --recursive)\n`)
+  })
+})
+
+describe('validate --recursive', () => {
+  it('checks a folder and every dataset folder below it, each file once; one that fails is said in its own reports', () => {
+    // A dataset, and two more two levels below it (one damaged); without --recursive those are named.
+    const parent = datasetCopy('2026-08-07')
+    mkdirSync(join(parent, 'by-year', '2026'), { recursive: true })
+    cpSync(builtDataset('2026-06-19'), join(parent, 'by-year', '2026', 'june'), { recursive: true })
+    cpSync(builtDataset('2026-08-07'), join(parent, 'by-year', '2026', 'august'), { recursive: true })
+    rmSync(join(parent, 'by-year', '2026', 'june', 'glossary.csv'))
+    const flat = cli(['validate', parent])
+    expect([flat.status, flat.stderr]).toEqual([0, `validate: ${parent}: not checked: 2 dataset folders inside it, by-year/2026/august/, by-year/2026/june/ (validate each by its path, or the folder with --recursive)\n`])
+    const nested = cli(['validate', parent, '--recursive', '--json'])
+    expect([nested.status, nested.stderr]).toEqual([1, ''])
+    const byFolder = (JSON.parse(nested.stdout) as { source: { file: string }; valid: boolean }[]).map((r) => [r.source.file.slice(parent.length + 1).replace(/\/?[^/]+$/, ''), r.source.file.replace(/^.*\//, ''), r.valid])
+    // The folder first, then those below in order of their paths, each one's files as validate DIR gives them; only june's manifest fails.
+    expect([...new Set(byFolder.map(([folder]) => folder))]).toEqual(['', 'by-year/2026/august', 'by-year/2026/june'])
+    expect(byFolder.filter(([folder]) => folder === '')).toEqual(byFolder.filter(([folder]) => folder === 'by-year/2026/august').map(([, file, valid]) => ['', file, valid]))
+    expect(byFolder.filter(([, , valid]) => !valid)).toEqual([['by-year/2026/june', 'manifest.json', false]])
+    expect(byFolder.filter(([folder]) => folder === 'by-year/2026/june').length).toBe(byFolder.filter(([folder]) => folder === '').length - 1)
+    // A parent that holds no dataset itself: only those below it, with --recursive; without, one line, exit 2.
+    const above = join(parent, 'by-year')
+    expect(JSON.parse(cli(['validate', above, '--recursive', '--json']).stdout).length).toBe(byFolder.filter(([folder]) => folder !== '').length)
+    expect(cli(['validate', above]).status).toBe(2)
   })
 })
 

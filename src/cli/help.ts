@@ -17,7 +17,7 @@ Options:
                     folder's .mtg-rules-etl.json marker lists is replaced)
   --timings         print on stderr where the time went, stage by stage, from the process's start
   --debug           print a stack trace on an internal error`,
-  validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--exact]
+  validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--recursive] [--exact]
 
 Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}; JSONL and CSV
 also gzip-compressed, .jsonl.gz), or a dataset folder (every table in it, companions against the
@@ -33,6 +33,8 @@ Options:
   --strict          count warnings as errors
   --rules FILE      the rules export the companion files given are checked against (default: the
                     rules.* beside each; a folder's own rules, never this, check its companions)
+  --recursive       a folder's dataset folders too, at any depth (a history folder's releases);
+                    without it, those are named on stderr as not checked
   --exact           no effect (kept for scripts of earlier releases: every run checks every row)`,
   site: `Usage: mtg-rules site DIR [--out DIR] [--force]
 

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
@@ -8,7 +9,7 @@ import { isFolder } from '../io/files.js'
 import { validateStandardInput } from './standard-input.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { plural, thousands } from '../core/words.js'
-import { folderExports, readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
+import { datasetFoldersInside, folderExports, holdsDataset, readKnownRules, unreadableReport, validateFile, validateFolder } from '../io/validate-folder.js'
 import type { KnownRules } from '../checks/companion.js'
 import { RULES_TABLE, TABLES } from '../core/tables.js'
 import { annotatedPath, ok, type CommandResult } from './_shared.js'
@@ -24,6 +25,7 @@ export async function run(args: string[]): Promise<CommandResult> {
       strict: { type: 'boolean', default: false },
       exact: { type: 'boolean', default: false },
       rules: { type: 'string' },
+      recursive: { type: 'boolean', default: false },
     },
   })
   if (values.json && values.format !== undefined && values.format !== 'json') throw new EtlError('USAGE', `mtg-rules validate: --json is --format json, and --format ${values.format} was given too: choose one`)
@@ -42,11 +44,23 @@ export async function run(args: string[]): Promise<CommandResult> {
     try {
       if (path === '-') reports.push(await validateStandardInput(how, known))
       else if (isFolder(path)) {
-        append(reports, await validateFolder(path, how))
-        // Never a silent skip: an export of the folder that is no table's file is named.
-        const { notChecked, datasetFolders } = folderExports(path)
-        if (notChecked.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
-        if (datasetFolders.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(datasetFolders)} (validate DIR does not descend: ${plural(datasetFolders.length, 'validate it by its path', 'validate each by its path')})\n`)
+        // Every dataset folder below it, at any depth: checked with --recursive, else named.
+        const inside = datasetFoldersInside(path)
+        // --recursive: the folder (when it holds a dataset itself) and every dataset folder below it,
+        // each in its own reports; one that cannot be read is an error in its own, the rest go on.
+        const folders = values.recursive ? [...(inside.length === 0 || holdsDataset(path) ? [path] : []), ...inside.map((sub) => join(path, sub))] : [path]
+        for (const folder of folders) {
+          try {
+            append(reports, await validateFolder(folder, how))
+          } catch (e) {
+            if (!(e instanceof EtlError) || folders.length === 1) throw e
+            reports.push(unreadableReport(folder, e.message, how.strict))
+          }
+          // Never a silent skip: an export of the folder that is no table's file is named.
+          const { notChecked } = folderExports(folder)
+          if (notChecked.length > 0) skipped.push(`validate: ${safeText(folder)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
+        }
+        if (!values.recursive && inside.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(inside)} (${plural(inside.length, 'validate it by its path', 'validate each by its path')}, or the folder with --recursive)\n`)
       } else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a

@@ -70,3 +70,7 @@ export const MAX_CSV_RECORD = 16 * 1024 * 1024
 export const MAX_PARQUET_FOOTER = 8 * 1024 * 1024
 /** A Parquet page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes. */
 export const MAX_PAGE_BYTES = 256 * 1024 * 1024
+
+/** validate --recursive: at most this many folders looked into, this deep below the folder given. */
+export const MAX_FOLDERS = 10_000
+export const MAX_FOLDER_DEPTH = 8

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { createReadStream, type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
+import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../core/limits.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES, tableNamed } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, GZIP_EXTENSIONS, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
@@ -68,34 +69,52 @@ const sizeOf = (path: string) => {
  * The export files of a folder that `validate DIR` checks: those named after a table, or without
  * any, the Hugging Face layouts (data/<config>/train-00000-of-00001.parquet, or train-*.parquet at
  * the top: which table each holds is told by its columns). `notChecked`: the other export files at
- * its top, beside files named after a table (a history folder's own history.csv aside);
- * `datasetFolders`: the folders in it that hold a dataset of their own, not checked either.
+ * its top, beside files named after a table (a history folder's own history.csv aside).
  */
-export function folderExports(dir: string): { checked: string[]; notChecked: string[]; datasetFolders: string[] } {
+export function folderExports(dir: string): { checked: string[]; notChecked: string[] } {
   const top = readdirSync(dir)
   const named = top.filter((n) => TABLE_FILE.test(n))
   const checked = (named.length > 0 ? named : huggingFaceFiles(realpathSync(dir), dir)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
   const notChecked = named.length === 0 ? [] : top.filter((n) => EXPORT_FILE.test(n) && !TABLE_FILE.test(n) && n !== HISTORY_RUNS_FILE).sort()
-  return { checked, notChecked, datasetFolders: datasetFoldersIn(dir, checked) }
+  return { checked, notChecked }
+}
+
+/** Whether `dir` holds a dataset that validate DIR checks: a manifest.json, or table files (folderExports). */
+export function holdsDataset(dir: string): boolean {
+  try {
+    return existsSync(join(dir, 'manifest.json')) || folderExports(dir).checked.length > 0
+  } catch {
+    return false
+  }
 }
 
 /**
- * The folders inside `dir` that hold a dataset of their own (a manifest.json or a file named after a
- * table), such as a history folder's release folders: `validate DIR` does not descend into them.
- * A Hugging Face layout's data/ folder, whose files were checked, is none of them.
+ * The folders below `dir` (to MAX_FOLDER_DEPTH) that hold a dataset of their own, such as a history
+ * folder's release folders, as paths under it, in order. Links are not followed; hidden folders, and
+ * a Hugging Face layout's data/ (its files are the folder's own), are passed over.
  */
-function datasetFoldersIn(dir: string, checked: string[]): string[] {
-  const holdsDataset = (sub: string) => {
+export function datasetFoldersInside(dir: string): string[] {
+  const found: string[] = []
+  let seen = 0
+  const visit = (sub: string, depth: number) => {
+    const here = sub === '' ? dir : join(dir, sub)
+    let entries: Dirent[]
+    let own: string[]
     try {
-      return readdirSync(join(dir, sub)).some((n) => n === 'manifest.json' || TABLE_FILE.test(n))
+      entries = readdirSync(here, { withFileTypes: true })
+      own = folderExports(here).checked
     } catch {
-      return false
+      return
+    }
+    for (const e of entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`))).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (++seen > MAX_FOLDERS) throw new EtlError('INPUT_TOO_LARGE', `validate: ${dir} holds more than ${MAX_FOLDERS} folders: give its dataset folders by their paths`)
+      const path = sub === '' ? e.name : `${sub}/${e.name}`
+      if (holdsDataset(join(dir, path))) found.push(path)
+      if (depth < MAX_FOLDER_DEPTH) visit(path, depth + 1)
     }
   }
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !checked.some((n) => n.startsWith(`${e.name}/`)) && holdsDataset(e.name))
-    .map((e) => e.name)
-    .sort()
+  visit('', 1)
+  return found
 }
 
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {

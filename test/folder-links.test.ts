@@ -250,7 +250,15 @@ describe('validate --recursive', () => {
     // A parent that holds no dataset itself: only those below it, with --recursive; without, one line, exit 2.
     const above = join(parent, 'by-year')
     expect(JSON.parse(cli(['validate', above, '--recursive', '--json']).stdout).length).toBe(byFolder.filter(([folder]) => folder !== '').length)
-    expect(cli(['validate', above]).status).toBe(2)
+    // Bounded: a dataset among 10,001 empty folders (as a node_modules may hold): named after the
+    // first 1,000 looked into; --recursive refuses the folder in one line.
+    const crowded = datasetCopy('2026-08-07')
+    for (let i = 0; i <= 10_000; i++) mkdirSync(join(crowded, 'many', String(i).padStart(5, '0')), { recursive: true })
+    expect(cli(['validate', crowded]).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\n`)
+    const tooMany = cli(['validate', crowded, '--recursive'])
+    expect([tooMany.status, tooMany.stderr]).toEqual([2, `validate: ${crowded} holds more than 10,000 folders below it: give its dataset folders by their paths\n`])
+    const refused = cli(['validate', above])
+    expect([refused.status, refused.stderr]).toEqual([2, `validate: ${above} holds no dataset itself, and 2 dataset folders below it: 2026/august/, 2026/june/: validate each by its path, or the folder with --recursive\n`])
   })
 })
 

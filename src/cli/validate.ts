@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs'
+import { MAX_FOLDERS_CHECKED, MAX_FOLDERS_NAMED } from '../core/limits.js'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { append } from '../core/diagnostics.js'
@@ -45,7 +46,10 @@ export async function run(args: string[]): Promise<CommandResult> {
       if (path === '-') reports.push(await validateStandardInput(how, known))
       else if (isFolder(path)) {
         // Every dataset folder below it, at any depth: checked with --recursive, else named.
-        const inside = datasetFoldersInside(path)
+        const below = datasetFoldersInside(path, values.recursive ? MAX_FOLDERS_CHECKED : MAX_FOLDERS_NAMED)
+        if (values.recursive && !below.complete) throw new EtlError('INPUT_TOO_LARGE', `validate: ${path} holds more than ${thousands(MAX_FOLDERS_CHECKED)} folders below it: give its dataset folders by their paths`)
+        const inside = below.found
+        if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside).replace(/ inside it,/, ' below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive`)
         // --recursive: the folder (when it holds a dataset itself) and every dataset folder below it,
         // each in its own reports; one that cannot be read is an error in its own, the rest go on.
         const folders = values.recursive ? [...(inside.length === 0 || holdsDataset(path) ? [path] : []), ...inside.map((sub) => join(path, sub))] : [path]
@@ -61,6 +65,7 @@ export async function run(args: string[]): Promise<CommandResult> {
           if (notChecked.length > 0) skipped.push(`validate: ${safeText(folder)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
         }
         if (!values.recursive && inside.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(inside)} (${plural(inside.length, 'validate it by its path', 'validate each by its path')}, or the folder with --recursive)\n`)
+        if (!values.recursive && !below.complete) skipped.push(`validate: ${safeText(path)}: of the folders below it, the first ${thousands(MAX_FOLDERS_NAMED)} were looked into for datasets, not the others\n`)
       } else reports.push(await validateFile(path, how, known))
     } catch (e) {
       // One path given: its error is the run's one line (exit 2). Several: each gets its report, a

@@ -71,6 +71,10 @@ export const MAX_PARQUET_FOOTER = 8 * 1024 * 1024
 /** A Parquet page may not claim more than this once uncompressed: a damaged size must not allocate gigabytes. */
 export const MAX_PAGE_BYTES = 256 * 1024 * 1024
 
-/** validate --recursive: at most this many folders looked into, this deep below the folder given. */
-export const MAX_FOLDERS = 10_000
+/**
+ * The folders below a folder validate looks into for dataset folders, this deep: to check them
+ * (--recursive; more is an error), or to name them (more are said not to have been looked into).
+ */
 export const MAX_FOLDER_DEPTH = 8
+export const MAX_FOLDERS_CHECKED = 10_000
+export const MAX_FOLDERS_NAMED = 1_000

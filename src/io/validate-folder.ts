@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
-import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../core/limits.js'
+import { MAX_FOLDER_DEPTH } from '../core/limits.js'
 import { makeReport, type Report } from '../core/report.js'
 import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES, tableNamed } from '../core/tables.js'
 import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, GZIP_EXTENSIONS, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
@@ -90,12 +90,14 @@ export function holdsDataset(dir: string): boolean {
 
 /**
  * The folders below `dir` (to MAX_FOLDER_DEPTH) that hold a dataset of their own, such as a history
- * folder's release folders, as paths under it, in order. Links are not followed; hidden folders, and
- * a Hugging Face layout's data/ (its files are the folder's own), are passed over.
+ * folder's release folders, as paths under it, in order; `complete` is false when more than `limit`
+ * folders would have had to be looked into. Links are not followed; hidden folders, and a Hugging
+ * Face layout's data/ (its files are the folder's own), are passed over.
  */
-export function datasetFoldersInside(dir: string): string[] {
+export function datasetFoldersInside(dir: string, limit: number): { found: string[]; complete: boolean } {
   const found: string[] = []
   let seen = 0
+  let complete = true
   const visit = (sub: string, depth: number) => {
     const here = sub === '' ? dir : join(dir, sub)
     let entries: Dirent[]
@@ -107,14 +109,17 @@ export function datasetFoldersInside(dir: string): string[] {
       return
     }
     for (const e of entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`))).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (++seen > MAX_FOLDERS) throw new EtlError('INPUT_TOO_LARGE', `validate: ${dir} holds more than ${MAX_FOLDERS} folders: give its dataset folders by their paths`)
+      if (!complete || ++seen > limit) {
+        complete = false
+        return
+      }
       const path = sub === '' ? e.name : `${sub}/${e.name}`
       if (holdsDataset(join(dir, path))) found.push(path)
       if (depth < MAX_FOLDER_DEPTH) visit(path, depth + 1)
     }
   }
   visit('', 1)
-  return found
+  return { found, complete }
 }
 
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {

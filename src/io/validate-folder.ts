@@ -98,21 +98,17 @@ export function datasetFoldersInside(dir: string, limit: number): { found: strin
   const found: string[] = []
   let seen = 0
   let complete = true
-  const visit = (sub: string, depth: number) => {
-    const here = sub === '' ? dir : join(dir, sub)
-    let entries: Dirent[]
-    let own: string[]
+  const foldersIn = (here: string): Dirent[] => {
     try {
-      entries = readdirSync(here, { withFileTypes: true })
-      own = folderExports(here).checked
+      const own = folderExports(here).checked
+      return readdirSync(here, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`)))
     } catch {
-      return
+      return []
     }
-    for (const e of entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`))).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (!complete || ++seen > limit) {
-        complete = false
-        return
-      }
+  }
+  const visit = (sub: string, depth: number) => {
+    for (const e of foldersIn(sub === '' ? dir : join(dir, sub)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (!complete || ++seen > limit) return void (complete = false)
       const path = sub === '' ? e.name : `${sub}/${e.name}`
       if (holdsDataset(join(dir, path))) found.push(path)
       if (depth < MAX_FOLDER_DEPTH) visit(path, depth + 1)

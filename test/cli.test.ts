@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -152,6 +152,10 @@ describe('mtg-rules validate', () => {
   })
 
   it('- reads standard input: each format told by its first bytes, the same report as by path, as `-`', async () => {
+    // A copy left by a run killed before it could remove it (its process gone): removed by the next.
+    const leftover = join(tmpdir(), 'mtg-rules-stdin-2147483646-left')
+    mkdirSync(leftover)
+    writeFileSync(join(leftover, 'stdin.csv'), 'number\n')
     // By path, in this process (what the command answers is compared, not how a process starts).
     const asPath = async (file: string) => JSON.parse((await inProcess(['validate', file, '--json'])).stdout)
     const said = { 'rules.jsonl': 'JSONL', 'rules.csv': 'CSV', 'rules.parquet': 'Parquet', 'glossary.csv': 'CSV' } as const
@@ -192,6 +196,7 @@ describe('mtg-rules validate', () => {
     const twice = cli(['validate', '-', '-'])
     expect([twice.status, twice.stderr.split(' (usage')[0]]).toEqual([2, 'mtg-rules validate: - (standard input) can be read once; it was given more than once'])
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('mtg-rules-stdin-'))).toEqual([])
+    expect(existsSync(leftover)).toBe(false)
     // No temporary folder to keep it in: exit 2, one line, never an internal error.
     const nowhere = join(tmp, 'no-such-folder')
     const homeless = cli(['validate', '-'], { input: 'number\n', env: { TMPDIR: nowhere } })

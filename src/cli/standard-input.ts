@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
@@ -9,10 +9,27 @@ import { gunzipStart, looksGzipped } from '../exports/read/gzip.js'
 import { MAX_EXPORT_BYTES } from '../io/files.js'
 import { describeFsError } from '../io/fs-errors.js'
 import { onInterrupt } from '../io/interrupts.js'
+import { alive } from '../io/lock.js'
 import { validateFile, type ValidateHow } from '../io/validate-folder.js'
 import { CONTENT_HEAD_BYTES, extensionOfKind, sourceKindOfContent } from '../validate/validate-export.js'
 
 // validate - : standard input, which has no name to tell its format by.
+
+// The temporary copies of standard input are named by the process that made them: one whose process
+// is gone (killed before it could remove it) is removed by the next run.
+const COPY_PREFIX = 'mtg-rules-stdin-'
+
+function sweepLeftovers(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = name.startsWith(COPY_PREFIX) ? Number(name.slice(COPY_PREFIX.length).split('-')[0]) : NaN
+    if (Number.isNaN(pid) || alive(pid)) continue
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    } catch {
+      // Left for a later run: a leftover that cannot be removed must not stop this one.
+    }
+  }
+}
 
 const KIND_SAID = { 'cr-text': 'CR text', jsonl: 'JSONL', csv: 'CSV', parquet: 'Parquet', arrow: 'Arrow' } as const
 
@@ -23,7 +40,8 @@ const KIND_SAID = { 'cr-text': 'CR text', jsonl: 'JSONL', csv: 'CSV', parquet: '
 export async function validateStandardInput(how: ValidateHow, rules?: { knownRules: Promise<KnownRules | undefined> }): Promise<Report> {
   let dir: string
   try {
-    dir = mkdtempSync(join(tmpdir(), 'mtg-rules-stdin-'))
+    sweepLeftovers()
+    dir = mkdtempSync(join(tmpdir(), `${COPY_PREFIX}${process.pid}-`))
   } catch (e) {
     throw new EtlError('OUTPUT_UNWRITABLE', `validate: standard input is kept in a temporary file in ${tmpdir()}, where none can be made: ${describeFsError(e)}`)
   }

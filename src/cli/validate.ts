@@ -49,7 +49,7 @@ export async function run(args: string[]): Promise<CommandResult> {
         const below = datasetFoldersInside(path, values.recursive ? MAX_FOLDERS_CHECKED : MAX_FOLDERS_NAMED)
         if (values.recursive && !below.complete) throw new EtlError('INPUT_TOO_LARGE', `validate: ${path} holds more than ${thousands(MAX_FOLDERS_CHECKED)} folders below it: give its dataset folders by their paths`)
         const inside = below.found
-        if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside).replace(/ inside it,/, ' below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive`)
+        if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside, 'below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive`)
         // --recursive: the folder (when it holds a dataset itself) and every dataset folder below it,
         // each in its own reports; one that cannot be read is an error in its own, the rest go on.
         const folders = values.recursive ? [...(inside.length === 0 || holdsDataset(path) ? [path] : []), ...inside.map((sub) => join(path, sub))] : [path]
@@ -64,7 +64,7 @@ export async function run(args: string[]): Promise<CommandResult> {
           const { notChecked } = folderExports(folder)
           if (notChecked.length > 0) skipped.push(`validate: ${safeText(folder)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
         }
-        if (!values.recursive && inside.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(inside)} (${plural(inside.length, 'validate it by its path', 'validate each by its path')}, or the folder with --recursive)\n`)
+        if (!values.recursive && inside.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(inside, 'inside it,')} (${plural(inside.length, 'validate it by its path', 'validate each by its path')}, or the folder with --recursive)\n`)
         if (!values.recursive && !below.complete) skipped.push(`validate: ${safeText(path)}: of the folders below it, the first ${thousands(MAX_FOLDERS_NAMED)} were looked into for datasets, not the others\n`)
       } else reports.push(await validateFile(path, how, known))
     } catch (e) {
@@ -114,8 +114,8 @@ async function rulesOf(file: string): Promise<KnownRules> {
   }
 }
 
-/** Folders named, up to three of them; more, the first and the last. */
-function foldersSaid(names: string[]): string {
+/** `n dataset folders <where>` and the folders, up to three of them; more, the first and the last. */
+function foldersSaid(names: string[], where: string): string {
   const shown = names.map((n) => `${safeText(n)}/`)
-  return `${thousands(names.length)} ${plural(names.length, 'dataset folder')} inside it, ${shown.length <= 3 ? shown.join(', ') : `${shown[0]} … ${shown.at(-1)}`}`
+  return `${thousands(names.length)} ${plural(names.length, 'dataset folder')} ${where} ${shown.length <= 3 ? shown.join(', ') : `${shown[0]} … ${shown.at(-1)}`}`
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { deflateRawSync } from 'node:zlib'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { cli, snapshot } from './helpers/cli.js'
+import { inProcess, snapshot } from './helpers/cli.js'
 import { builtDataset } from './helpers/built.js'
 import { CLI, readBytes, release, REPO, RULES_ARCHIVE } from './helpers/shared.js'
 
@@ -22,8 +22,8 @@ const file = (name: string, content: string | Uint8Array) => {
 }
 const good = { jsonl: '', csv: '', parquet: '' }
 
-beforeAll(() => {
-  const run = cli(['build', r.path, '--out', out])
+beforeAll(async () => {
+  const run = await inProcess(['build', r.path, '--out', out])
   expect(run.status).toBe(0)
   for (const f of ['jsonl', 'csv', 'parquet'] as const) good[f] = join(out, `rules.${f}`)
 })
@@ -154,9 +154,9 @@ function wrongTypes(): Uint8Array {
 }
 
 describe('bad inputs: a clear message, the exit code, out/ untouched', () => {
-  it.each(cases)('%s', (_, args, status, message) => {
+  it.each(cases)('%s', async (_, args, status, message) => {
     const before = snapshot(out)
-    const run = cli(args())
+    const run = await inProcess(args())
     const said = status === 2 ? run.stderr.trimEnd() : run.stdout + run.stderr
     expect(said).toMatch(message)
     if (status === 2) expect(said.split('\n')).toHaveLength(1)
@@ -210,7 +210,7 @@ describe('an interrupted build', () => {
     expect(existsSync(join(out, 'rules.arrow'))).toBe(false)
     // What was left, the next run into the folder sweeps (rebuilt from the same text: the same bytes).
     if (left.length > 0) {
-      expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+      expect((await inProcess(['build', r.path, '--out', out])).status).toBe(0)
       expect(readdirSync(tmp).filter((n) => n.startsWith('.out.'))).toEqual([])
       expect(snapshot(out)).toEqual(before)
     }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { EXPORT_EXTENSIONS } from '../src/validate/validate-export.js'
 import { builtDataset } from './helpers/built.js'
-import { cli, snapshot } from './helpers/cli.js'
+import { cli, snapshot, inProcess } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
 import { CLI, release, REPO, RULES_ARCHIVE } from './helpers/shared.js'
@@ -32,46 +32,46 @@ describe('help and version, like git and ripgrep', () => {
     .filter((f) => f !== 'cli.ts' && /export async function run\(/.test(readFileSync(join(REPO, 'src/cli', f), 'utf8')))
     .map((f) => f.replace(/\.ts$/, ''))
 
-  it('mtg-rules --help lists every command, each with its operands; no arguments print it to stderr, exit 2', () => {
-    const help = cli(['--help'])
+  it('mtg-rules --help lists every command, each with its operands; no arguments print it to stderr, exit 2', async () => {
+    const help = await inProcess(['--help'])
     expect(help.status).toBe(0)
     expect(commands).toContain('site')
     for (const c of [...commands, 'help']) {
-      const operands = cli(['help', c]).stdout.split('\n')[0]!.replace(/^Usage: mtg-rules /, '').replace(/ \[--.*$/, '')
+      const operands = (await inProcess(['help', c])).stdout.split('\n')[0]!.replace(/^Usage: mtg-rules /, '').replace(/ \[--.*$/, '')
       expect(help.stdout, c).toMatch(new RegExp(`^  ${operands.replace(/[.[\]]/g, '\\$&')} +[a-z]`, 'm'))
     }
     expect(help.stdout.match(/^  [a-z]+\b/gm)).toHaveLength(commands.length + 1)
-    const none = cli([])
+    const none = await inProcess([])
     expect([none.status, none.stdout]).toEqual([2, ''])
     expect(none.stderr).toMatch(/^Usage: mtg-rules <command>/)
   })
 
-  it('every command’s help names every option its parser takes; help --help is help’s own', () => {
+  it('every command’s help names every option its parser takes; help --help is help’s own', async () => {
     for (const command of commands) {
       const source = readFileSync(join(REPO, 'src/cli', `${command}.ts`), 'utf8')
       const options = [...(/options: \{([^]*?)\}\s*,?\s*\}\)/.exec(source)?.[1] ?? '').matchAll(/'?([a-z][\w-]*)'?: \{ type:/g)].map((m) => m[1]!)
-      const help = cli([command, '--help'])
+      const help = await inProcess([command, '--help'])
       expect(help.status).toBe(0)
       for (const option of options) expect(help.stdout, `${command} --${option}`).toMatch(new RegExp(`^  --${option}\\b`, 'm'))
     }
-    expect(cli(['history', '--help']).stdout).toContain('(default out-history)')
-    const helpHelp = cli(['help', '--help'])
+    expect((await inProcess(['history', '--help'])).stdout).toContain('(default out-history)')
+    const helpHelp = await inProcess(['help', '--help'])
     expect([helpHelp.status, helpHelp.stdout.split('\n')[0]]).toEqual([0, 'Usage: mtg-rules help [COMMAND]'])
   })
 
-  it('-V prints the version from package.json', () => {
+  it('-V prints the version from package.json', async () => {
     const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
-    expect(cli(['-V'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
+    expect(await inProcess(['-V'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' })
   })
 
-  it('names every export extension validate takes, in its help and its errors (.ndjson and .feather were left out)', () => {
+  it('names every export extension validate takes, in its help and its errors (.ndjson and .feather were left out)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-dataset-'))
-    const said = [cli(['validate', '--help']).stdout, cli(['validate', 'rules.json']).stderr, cli(['validate', empty]).stderr]
+    const said = [(await inProcess(['validate', '--help'])).stdout, (await inProcess(['validate', 'rules.json'])).stderr, (await inProcess(['validate', empty])).stderr]
     for (const text of said) for (const [ext] of EXPORT_EXTENSIONS) expect(text, text).toMatch(new RegExp(`\\.${ext}\\b`))
   })
 
-  it('suggests the nearest command for a typo', () => {
-    const run = cli(['valdiate', 'x.jsonl'])
+  it('suggests the nearest command for a typo', async () => {
+    const run = await inProcess(['valdiate', 'x.jsonl'])
     expect(run.status).toBe(2)
     expect(run.stderr).toBe('mtg-rules: unknown command "valdiate" (did you mean validate?) (mtg-rules --help lists the commands)\n')
   })
@@ -86,7 +86,7 @@ describe('output into a pipe that closes early', () => {
 })
 
 describe('an error names the command that was run, or the stage that failed, never another command', () => {
-  it('a file of no known format, a missing or empty folder of releases: each command says it in its own name', () => {
+  it('a file of no known format, a missing or empty folder of releases: each command says it in its own name', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-releases-'))
     const text = release('2026-08-07').path
     const cases: [string, string[]][] = [
@@ -101,15 +101,15 @@ describe('an error names the command that was run, or the stage that failed, nev
     ]
     const commands = ['build', 'validate', 'site', 'diff', 'history', 'lineage', 'previous', 'fetch']
     for (const [command, args] of cases) {
-      const run = cli(args)
+      const run = await inProcess(args)
       expect(run.status, args.join(' ')).toBe(2)
       const named = /^(?:mtg-rules )?([a-z]+):/.exec(run.stderr)?.[1]
       expect([args.join(' '), named && commands.includes(named) ? named : command], run.stderr).toEqual([args.join(' '), command])
     }
   })
 
-  it('validate of a folder of CR texts (an archive) says what checks those', () => {
-    const run = cli(['validate', RULES_ARCHIVE])
+  it('validate of a folder of CR texts (an archive) says what checks those', async () => {
+    const run = await inProcess(['validate', RULES_ARCHIVE])
     const texts = readdirSync(RULES_ARCHIVE).filter((n) => n.endsWith('.txt')).length
     expect([run.status, run.stderr]).toEqual([2, `validate: ${RULES_ARCHIVE} holds no dataset (no .jsonl, .ndjson, .csv, .parquet, .arrow or .feather file, no manifest.json); it holds ${texts} .txt files: validate each by its path, or mtg-rules history DIR builds and validates them all\n`])
   })
@@ -119,8 +119,8 @@ describe('text output never carries raw control characters from the data', () =>
   const hostile = join(tmp, 'hostile.jsonl')
   writeFileSync(hostile, JSON.stringify({ number: '100.1\n::error file=x::pwned\u001b[31m', text: 'x', examples: [], index: 0 }) + '\n')
 
-  it.each(['text', 'github'])('--format %s', (format) => {
-    const run = cli(['validate', hostile, '--format', format])
+  it.each(['text', 'github'])('--format %s', async (format) => {
+    const run = await inProcess(['validate', hostile, '--format', format])
     expect(run.status).toBe(1)
     for (const line of run.stdout.split('\n')) expect(line.startsWith('::error file=x')).toBe(false)
     expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
@@ -132,26 +132,26 @@ describe('a path with a line break is shown escaped: every message stays one lin
   const text = release('2026-08-07').path
   const dir = join(tmp, 'line\nbreak')
 
-  it('build and site say where they wrote in one line; an error naming such a file is one line', () => {
-    const built = cli(['build', text, '--out', join(dir, 'out')])
+  it('build and site say where they wrote in one line; an error naming such a file is one line', async () => {
+    const built = await inProcess(['build', text, '--out', join(dir, 'out')])
     expect(built.status, built.stderr).toBe(0)
     expect(built.stderr).toMatch(/^build: wrote 15 files to .*line\\nbreak\/out \(3162 rules, .*\)\n$/)
-    const site = cli(['site', join(dir, 'out'), '--out', join(dir, 'site')])
+    const site = await inProcess(['site', join(dir, 'out'), '--out', join(dir, 'site')])
     expect(site.stderr).toMatch(/^site: wrote \d+ pages and \d+ assets to .*line\\nbreak\/site in .*line\\nbreak\/site\/index\.html\)\n$/)
     const foreign = join(dir, 'foreign')
     mkdirSync(foreign)
     writeFileSync(join(foreign, 'notes\nand more.txt'), 'mine\n')
-    const refused = cli(['build', text, '--out', foreign])
+    const refused = await inProcess(['build', text, '--out', foreign])
     expect(refused.status).toBe(2)
     expect(refused.stderr).toMatch(/^write: .*foreign holds files this tool cannot replace \(notes\\nand more\.txt\): .*\n$/)
   })
 
-  it('history prints one table line per release, whatever its file is named', () => {
+  it('history prints one table line per release, whatever its file is named', async () => {
     const archive = join(dir, 'archive')
     mkdirSync(archive)
     cpSync(text, join(archive, 'MagicCompRules 20260807\nreissue.txt'))
     writeFileSync(join(archive, 'not\nrules.txt'), 'junk')
-    const run = cli(['history', archive, '--out', join(dir, 'history')])
+    const run = await inProcess(['history', archive, '--out', join(dir, 'history')])
     expect(run.status).toBe(1)
     expect(run.stdout.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^effective +file +status/),
@@ -197,10 +197,10 @@ describe('--format github', () => {
     expect(unreadable.stdout).toMatch(/^::error file=gh\/rules\.csv,title=mtg-rules validate::read: \.\/gh\/rules\.csv is empty/)
   })
 
-  it('a valid run shows each file in the log: its verdict line and notes, and no annotation', () => {
+  it('a valid run shows each file in the log: its verdict line and notes, and no annotation', async () => {
     const folder = builtDataset('2026-08-07')
     const run = spawnSync(process.execPath, [CLI, 'validate', folder, '--format', 'github'], { encoding: 'utf8', env: { ...process.env, GITHUB_WORKSPACE: dirname(folder) } })
-    const text = cli(['validate', folder])
+    const text = await inProcess(['validate', folder])
     expect([run.status, text.status]).toEqual([0, 0])
     // The text report's lines (no diagnostic in a valid build), each path from the workspace.
     const expected = text.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(`${dirname(folder)}/`, ''))
@@ -211,9 +211,9 @@ describe('--format github', () => {
     expect(expected.filter((l) => /^[\w.-]+\/[\w.]+: valid, \d+ rows, 0 errors, \d+ warnings/.test(l))).toHaveLength(checked.length)
   })
 
-  it('names the row of a Parquet export in the title', () => {
+  it('names the row of a Parquet export in the title', async () => {
     const paths = writeHfExports(mkdtempSync(join(tmpdir(), 'hf-')), sampleRows())
-    const run = cli(['validate', paths.parquet, '--format', 'github'])
+    const run = await inProcess(['validate', paths.parquet, '--format', 'github'])
     expect(run.status).toBe(1)
     expect(run.stdout).toMatch(/^::error file=.*\.parquet,title=duplicate-number 704\.5a row 199::rule 704\.5a occurs 2 times \(row 198, row 199\)$/m)
   })
@@ -239,15 +239,15 @@ describe('--format github', () => {
     expect([longest.status, longest.stderr]).toEqual([0, ''])
   })
 
-  it('--json with another --format is a usage error (exit 2), not one of them chosen in silence', () => {
-    const run = cli(['validate', 'out', '--json', '--format', 'github'])
+  it('--json with another --format is a usage error (exit 2), not one of them chosen in silence', async () => {
+    const run = await inProcess(['validate', 'out', '--json', '--format', 'github'])
     expect([run.status, run.stdout]).toEqual([2, ''])
     expect(run.stderr).toMatch(/^mtg-rules validate: --json is --format json, and --format github was given too: choose one \(usage: mtg-rules validate PATH\.\.\. /)
-    expect(cli(['validate', release('2026-08-07').path, '--json', '--format', 'json']).status).toBe(0)
+    expect((await inProcess(['validate', release('2026-08-07').path, '--json', '--format', 'json'])).status).toBe(0)
   })
 
-  it('an unusable input is an ::error annotation too (exit 2)', () => {
-    const run = cli(['validate', join(tmp, 'missing.parquet'), '--format', 'github'])
+  it('an unusable input is an ::error annotation too (exit 2)', async () => {
+    const run = await inProcess(['validate', join(tmp, 'missing.parquet'), '--format', 'github'])
     expect(run.status).toBe(2)
     expect(run.stdout).toMatch(/^::error file=.*missing\.parquet,title=mtg-rules validate::read: cannot open .*missing\.parquet: no such file or directory\n$/)
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
@@ -255,8 +255,8 @@ describe('--format github', () => {
 })
 
 describe('validate several paths and a dataset folder', () => {
-  it('validates every table of a folder and verifies manifest.json', () => {
-    const run = cli(['validate', built, '--json'])
+  it('validates every table of a folder and verifies manifest.json', async () => {
+    const run = await inProcess(['validate', built, '--json'])
     expect(run.status).toBe(0)
     const reports = JSON.parse(run.stdout)
     expect(reports.map((x: { source: { table: string } }) => x.source.table)).toEqual([
@@ -269,14 +269,14 @@ describe('validate several paths and a dataset folder', () => {
     expect(reports.at(-1)).toMatchObject({ valid: true, source: { kind: 'manifest', rows: 12 } })
   })
 
-  it('reports a changed, a missing and an unlisted file against the manifest', () => {
+  it('reports a changed, a missing and an unlisted file against the manifest', async () => {
     const copy = join(tmp, 'tampered')
     mkdirSync(copy)
     for (const name of readdirSync(built)) writeFileSync(join(copy, name), readFileSync(join(built, name)))
     writeFileSync(join(copy, 'glossary.csv'), readFileSync(join(copy, 'glossary.csv'), 'utf8').replace('Abandon', 'Abandom'))
     rmSync(join(copy, 'references.csv'))
     writeFileSync(join(copy, 'notes.csv'), 'a,b\r\n')
-    const run = cli(['validate', copy, '--json'])
+    const run = await inProcess(['validate', copy, '--json'])
     expect(run.status).toBe(1)
     const manifest = JSON.parse(run.stdout).find((x: { source: { kind: string } }) => x.source.kind === 'manifest')
     expect(manifest.diagnostics.map((d: { message: string }) => d.message)).toEqual([
@@ -286,53 +286,53 @@ describe('validate several paths and a dataset folder', () => {
     ])
   })
 
-  it('takes several files at once; exit 1 when any is invalid', () => {
+  it('takes several files at once; exit 1 when any is invalid', async () => {
     const bad = join(tmp, 'bad-rows.jsonl')
     writeFileSync(bad, '{"number":"100.2","text":"a","examples":[],"index":0}\n{"number":"100.1","text":"b","examples":[],"index":1}\n')
-    const run = cli(['validate', join(built, 'rules.jsonl'), bad])
+    const run = await inProcess(['validate', join(built, 'rules.jsonl'), bad])
     expect(run.status).toBe(1)
     expect(run.stdout).toMatch(/rules\.jsonl: valid,[\s\S]*bad-rows\.jsonl: INVALID/)
   })
 })
 
 describe('build owns its output folder', () => {
-  it('removes a stale file of an earlier build (rules.arrow) in the same switch', () => {
+  it('removes a stale file of an earlier build (rules.arrow) in the same switch', async () => {
     const out = join(tmp, 'owned')
-    expect(cli(['build', r.path, '--out', out, '--arrow']).status).toBe(0)
+    expect((await inProcess(['build', r.path, '--out', out, '--arrow'])).status).toBe(0)
     expect(existsSync(join(out, 'rules.arrow'))).toBe(true)
     expect(readdirSync(out).filter((n) => n.endsWith('.arrow')).sort()).toEqual(['glossary.arrow', 'references.arrow', 'rules.arrow', 'rules_meta.arrow'])
-    expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+    expect((await inProcess(['build', r.path, '--out', out])).status).toBe(0)
     expect(readdirSync(out).filter((n) => n.endsWith('.arrow'))).toEqual([])
   })
 
-  it('refuses a folder holding files it did not write, unless --force; never the current folder', () => {
+  it('refuses a folder holding files it did not write, unless --force; never the current folder', async () => {
     const out = join(tmp, 'foreign')
     mkdirSync(out)
     writeFileSync(join(out, 'thesis.tex'), 'mine')
-    const run = cli(['build', r.path, '--out', out])
+    const run = await inProcess(['build', r.path, '--out', out])
     expect(run.status).toBe(2)
     expect(run.stderr).toMatch(/^write: .*foreign holds files this tool cannot replace \(thesis\.tex\): it holds no sign that this tool wrote it; choose an empty folder, or pass --force to replace it whole\n$/)
     expect(snapshot(out)).toEqual({ 'thesis.tex': snapshot(out)['thesis.tex'] })
-    expect(cli(['build', r.path, '--out', out, '--force']).status).toBe(0)
+    expect((await inProcess(['build', r.path, '--out', out, '--force'])).status).toBe(0)
     const here = cli(['build', r.path, '--out', '.'], { cwd: tmp })
     expect(here.status).toBe(2)
     expect(here.stderr).toMatch(/holds the current folder/)
   })
 
-  it('never writes through a link planted in the staging place', () => {
+  it('never writes through a link planted in the staging place', async () => {
     const out = join(tmp, 'linked')
     const victim = join(tmp, 'victim.txt')
     writeFileSync(victim, 'untouched')
     // Predictable names of old: a link at out/.rules.parquet.<pid>.tmp. Staging folders are mkdtemp'd now.
     mkdirSync(out)
     for (let pid = 1; pid < 50; pid++) symlinkSync(victim, join(out, `.rules.parquet.${pid}.tmp`))
-    const run = cli(['build', r.path, '--out', out, '--force'])
+    const run = await inProcess(['build', r.path, '--out', out, '--force'])
     expect(run.status).toBe(0)
     expect(readFileSync(victim, 'utf8')).toBe('untouched')
   })
 
-  it('says "N warnings (strict)" when --strict fails on warnings alone', () => {
-    const run = cli(['build', r.path, '--out', join(tmp, 'strict'), '--strict'])
+  it('says "N warnings (strict)" when --strict fails on warnings alone', async () => {
+    const run = await inProcess(['build', r.path, '--out', join(tmp, 'strict'), '--strict'])
     expect(run.status).toBe(1)
     expect(run.stderr).toMatch(/build: .* has 4 warnings \(strict\); nothing was written/)
     // One warning is one: a release with none (2016-07-22) given one, its rule 100.2 written without its period.
@@ -340,9 +340,9 @@ describe('build owns its output folder', () => {
     expect(text).toContain('\n100.2. To play')
     const one = join(tmp, 'one-warning.txt')
     writeFileSync(one, text.replace('\n100.2. To play', '\n100.2 To play'), 'latin1')
-    expect(cli(['build', one, '--out', join(tmp, 'strict-one'), '--strict']).stderr).toMatch(/build: .* has 1 warning \(strict\); nothing was written/)
+    expect((await inProcess(['build', one, '--out', join(tmp, 'strict-one'), '--strict'])).stderr).toMatch(/build: .* has 1 warning \(strict\); nothing was written/)
     // Built without --strict, its dataset card counts it alike.
-    expect(cli(['build', one, '--out', join(tmp, 'one-warning')]).status).toBe(0)
+    expect((await inProcess(['build', one, '--out', join(tmp, 'one-warning')])).status).toBe(0)
     expect(readFileSync(join(tmp, 'one-warning', 'README.md'), 'utf8')).toContain('Valid: 0 errors, 1 warning (1 source-format). 0 citations point to a rule that does not exist in this release.')
   })
 })
@@ -363,7 +363,7 @@ describe('concurrent and killed builds', () => {
 
   it('SIGKILL while writing leaves the old set, and the next build sweeps the leftovers', async () => {
     const out = join(tmp, 'killed')
-    expect(cli(['build', r.path, '--out', out]).status).toBe(0)
+    expect((await inProcess(['build', r.path, '--out', out])).status).toBe(0)
     const before = snapshot(out)
     const child = spawn(process.execPath, [CLI, 'build', release('2026-06-19').path, '--out', out], { env: { ...process.env, MTG_RULES_TEST_WRITE_DELAY_MS: '200' }, stdio: 'ignore' })
     const staging = () => readdirSync(tmp).filter((n) => n.startsWith('.killed.staging-'))
@@ -372,7 +372,7 @@ describe('concurrent and killed builds', () => {
     await new Promise((res) => child.on('exit', res))
     expect(snapshot(out)).toEqual(before)
     expect(staging().length).toBe(1)
-    expect(cli(['build', release('2026-06-19').path, '--out', out]).status).toBe(0)
+    expect((await inProcess(['build', release('2026-06-19').path, '--out', out])).status).toBe(0)
     expect(readdirSync(tmp).filter((n) => n.startsWith('.killed.'))).toEqual([])
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).source.effectiveDate).toBe('2026-06-19')
   }, 60_000)

@@ -19,15 +19,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'cli-'))
 const out = join(tmp, 'out')
 const fixture = join(import.meta.dirname, 'fixtures/mini-cr.txt')
 
-beforeAll(() => {
-  const run = cli(['build', r.path, '--out', out])
+beforeAll(async () => {
+  const run = await inProcess(['build', r.path, '--out', out])
   expect(run.stderr).toMatch(/^build: wrote 15 files to .* \(2941 rules, 276 examples, 675 glossary entries, effective 2024-03-08\)\n$/)
   expect(run.status).toBe(0)
 })
 
 describe('mtg-rules build', () => {
-  it('--timings tells where the time went, stage by stage, summing to the total', () => {
-    const run = cli(['build', r.path, '--out', join(tmp, 'timed'), '--timings'])
+  it('--timings tells where the time went, stage by stage, summing to the total', async () => {
+    const run = await inProcess(['build', r.path, '--out', join(tmp, 'timed'), '--timings'])
     expect(run.status).toBe(0)
     const rows = [...run.stderr.matchAll(/^ {2}(.+?)\s+([\d.]+) ms$/gm)].map((m) => [m[1]!, Number(m[2])] as const)
     const stages = rows.map(([s]) => s)
@@ -100,40 +100,40 @@ describe('mtg-rules build', () => {
     expect(buildDataset(r.file, invalid).files.length).toBe(15)
   })
 
-  it('refuses validation errors: exit 1, nothing written; --allow-errors writes them', () => {
+  it('refuses validation errors: exit 1, nothing written; --allow-errors writes them', async () => {
     const bad = join(tmp, 'duplicate.txt')
     const text = readFileSync(fixture, 'utf8').replace('100.1c The last lettered subrule here.', '100.1c The last lettered subrule here.\n\n100.1c Again.')
     writeFileSync(bad, text)
     const target = join(tmp, 'errors-out')
-    const refused = cli(['build', bad, '--out', target])
+    const refused = await inProcess(['build', bad, '--out', target])
     expect(refused.status).toBe(1)
     expect(refused.stderr).toContain('error duplicate-number 100.1c line 35: rule 100.1c occurs 2 times (line 33, line 35)')
     expect(refused.stderr).toMatch(/nothing was written to .*errors-out \(--allow-errors writes anyway\)\n$/)
     expect(snapshot(target)).toEqual({})
-    const forced = cli(['build', bad, '--out', target, '--allow-errors'])
+    const forced = await inProcess(['build', bad, '--out', target, '--allow-errors'])
     expect(forced.status).toBe(1)
     expect(Object.keys(snapshot(target))).toContain('rules.parquet')
     expect(JSON.parse(readFileSync(join(target, 'report.json'), 'utf8')).counts.byCode['duplicate-number']).toBe(1)
   })
 
-  it('--strict counts warnings as errors', () => {
-    const run = cli(['build', fixture, '--out', join(tmp, 'strict'), '--strict'])
+  it('--strict counts warnings as errors', async () => {
+    const run = await inProcess(['build', fixture, '--out', join(tmp, 'strict'), '--strict'])
     expect(run.status).toBe(1)
     expect(run.stderr).toContain('[strict]')
   })
 })
 
 describe('mtg-rules validate', () => {
-  it('--json prints a report valid against report.schema.json', () => {
-    const run = cli(['validate', join(out, 'rules.parquet'), '--json'])
+  it('--json prints a report valid against report.schema.json', async () => {
+    const run = await inProcess(['validate', join(out, 'rules.parquet'), '--json'])
     expect(run.status).toBe(0)
     const report = JSON.parse(run.stdout)
     expect(validReport(report)).toBe(true)
     expect(report).toMatchObject({ valid: true, source: { kind: 'parquet', rows: 2941 }, counts: { errors: 0, warnings: 0 } })
   })
 
-  it('--format github prints the verdict line, then one annotation per diagnostic', () => {
-    const run = cli(['validate', r.path, '--format', 'github'])
+  it('--format github prints the verdict line, then one annotation per diagnostic', async () => {
+    const run = await inProcess(['validate', r.path, '--format', 'github'])
     expect(run.status).toBe(0)
     expect(run.stdout.trimEnd().split('\n')).toEqual([
       `${r.path}: valid, ${r.rules} rows, 0 errors, 4 warnings (1 dangling-reference, 3 source-format)`,
@@ -144,8 +144,8 @@ describe('mtg-rules validate', () => {
     ])
   })
 
-  it('--strict makes warnings fail, and github annotations become errors', () => {
-    const run = cli(['validate', r.path, '--format', 'github', '--strict'])
+  it('--strict makes warnings fail, and github annotations become errors', async () => {
+    const run = await inProcess(['validate', r.path, '--format', 'github', '--strict'])
     expect(run.status).toBe(1)
     expect(run.stdout.split('\n')[0]).toMatch(/: INVALID, \d+ rows, 0 errors, 4 warnings \(.*\) \[strict\]$/)
     expect(run.stdout.split('\n')[1]).toMatch(/^::error file=/)
@@ -213,7 +213,7 @@ describe('mtg-rules validate', () => {
       // A companion alone is checked against the rules beside it: rules.jsonl.gz is found as rules.jsonl is.
       expect(await report(join(packed, `${name}.gz`)), name).toEqual({ ...plain, source: { ...plain.source, file: join(packed, `${name}.gz`) } })
     }
-    const folder = cli(['validate', packed, '--json'])
+    const folder = await inProcess(['validate', packed, '--json'])
     expect(folder.status).toBe(0)
     expect(JSON.parse(folder.stdout).map((r: { source: { file: string; rows: number }; notes: string[] }) => [r.source.file.slice(packed.length + 1), r.source.rows, r.notes])).toEqual([
       ['rules.csv.gz', 2941, []],
@@ -222,26 +222,26 @@ describe('mtg-rules validate', () => {
       ['references.csv.gz', (await report(join(out, 'references.csv'))).source.rows, []],
     ])
     // diff reads them too; Parquet, Arrow and CR text are not read compressed; a .gz that is not gzip is named.
-    expect(cli(['diff', join(packed, 'rules.jsonl.gz'), join(out, 'rules.parquet')]).stdout.split('\n')[2]).toMatch(/^2941 rules in 2024-03-08 \(2941 in rules\.jsonl\.gz\): 2941 unchanged/)
+    expect((await inProcess(['diff', join(packed, 'rules.jsonl.gz'), join(out, 'rules.parquet')])).stdout.split('\n')[2]).toMatch(/^2941 rules in 2024-03-08 \(2941 in rules\.jsonl\.gz\): 2941 unchanged/)
     writeFileSync(join(tmp, 'rules.parquet.gz'), gzipSync(readFileSync(join(out, 'rules.parquet'))))
-    expect(cli(['validate', join(tmp, 'rules.parquet.gz')]).stderr).toMatch(/^read: .*rules\.parquet\.gz: only JSONL and CSV exports are read gzip-compressed \(Parquet compresses its own pages\): give it unpacked \(usage: /)
+    expect((await inProcess(['validate', join(tmp, 'rules.parquet.gz')])).stderr).toMatch(/^read: .*rules\.parquet\.gz: only JSONL and CSV exports are read gzip-compressed \(Parquet compresses its own pages\): give it unpacked \(usage: /)
     writeFileSync(join(tmp, 'plain.jsonl.gz'), readFileSync(join(out, 'rules.jsonl')))
-    expect(cli(['validate', join(tmp, 'plain.jsonl.gz')]).stderr).toBe(`read: ${join(tmp, 'plain.jsonl.gz')} is not a readable gzip file (incorrect header check)\n`)
+    expect((await inProcess(['validate', join(tmp, 'plain.jsonl.gz')])).stderr).toBe(`read: ${join(tmp, 'plain.jsonl.gz')} is not a readable gzip file (incorrect header check)\n`)
   })
 
-  it('exits 2 on an export it cannot read', () => {
+  it('exits 2 on an export it cannot read', async () => {
     const notParquet = join(tmp, 'fake.parquet')
     writeFileSync(notParquet, 'number,text\n')
-    const run = cli(['validate', notParquet])
+    const run = await inProcess(['validate', notParquet])
     expect([run.status, run.stderr.trimEnd()]).toEqual([2, `read: ${notParquet} is not a Parquet file (no PAR1 magic bytes)`])
   })
 })
 
 describe('mtg-rules fetch --from', () => {
-  it('copies the newest release into the cache with its sha256', () => {
+  it('copies the newest release into the cache with its sha256', async () => {
     const dest = join(tmp, 'raw')
     mkdirSync(dest)
-    const run = cli(['fetch', '--from', join(r.path, '..'), '--dest', dest])
+    const run = await inProcess(['fetch', '--from', join(r.path, '..'), '--dest', dest])
     expect(run.status).toBe(0)
     const newest = releases().at(-1)!
     expect(run.stdout).toBe(join(dest, newest.file) + '\n')

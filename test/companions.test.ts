@@ -15,7 +15,8 @@ import { validateSource } from '../src/validate/validate.js'
 import { validateFolder } from '../src/io/validate-folder.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
 import { duck, lit } from './helpers/duckdb.js'
-import { CLI, readBytes, release, releases } from './helpers/shared.js'
+import { inProcess } from './helpers/cli.js'
+import { readBytes, release, releases } from './helpers/shared.js'
 
 const rowsOf = (b: BuildResult, table: string) => b.tables.find((t) => t.spec.name === table)!.rows
 
@@ -152,12 +153,12 @@ describe('companions of CR 2025-02-07', () => {
     ])
   })
 
-  it('validate --rules FILE: the companions given are checked against it, read once; a folder, a missing file or another table is refused; a file it does not apply to says so', () => {
+  it('validate --rules FILE: the companions given are checked against it, read once; a folder, a missing file or another table is refused; a file it does not apply to says so', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'companions-rules-'))
     const rules = join(elsewhere, 'some-rules.jsonl')
     writeFileSync(rules, readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n').filter((l) => !l.startsWith('{"number":"100.2a"')).join('\n'))
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'validate', ...args], { encoding: 'utf8' })
-    const checked = run(join(dir, 'rules_meta.jsonl'), join(dir, 'references.csv'), join(dir, 'rules.jsonl'), '--rules', rules, '--json')
+    const run = (...args: string[]) => inProcess(['validate', ...args])
+    const checked = await run(join(dir, 'rules_meta.jsonl'), join(dir, 'references.csv'), join(dir, 'rules.jsonl'), '--rules', rules, '--json')
     expect(checked.status).toBe(1)
     const reports = JSON.parse(checked.stdout) as { source: { table: string }; notes: string[]; diagnostics: { code: string; number?: string }[] }[]
     expect(reports.map((r) => [r.source.table, r.diagnostics.filter((d) => d.code === 'unknown-number').map((d) => d.number)])).toEqual([
@@ -166,10 +167,10 @@ describe('companions of CR 2025-02-07', () => {
       ['rules', []],
     ])
     expect(reports[2]!.notes).toEqual([`--rules ${rules} was not used: this file holds the rules table (--rules is for glossary, rules_meta, references)`])
-    const folder = run(dir, '--rules', rules)
+    const folder = await run(dir, '--rules', rules)
     expect([folder.status, folder.stderr.split(' (usage')[0]]).toEqual([2, "mtg-rules validate: --rules is for companion files given one by one; a folder's companions are checked against the rules in it"])
-    expect(run(join(dir, 'glossary.jsonl'), '--rules', join(elsewhere, 'missing.jsonl')).stderr).toBe(`read: cannot open ${join(elsewhere, 'missing.jsonl')}: no such file or directory (the --rules file)\n`)
-    expect(run(join(dir, 'glossary.jsonl'), '--rules', join(dir, 'glossary.csv')).stderr).toMatch(/^mtg-rules validate: --rules .*glossary\.csv holds the glossary table, not the rules \(usage/)
+    expect((await run(join(dir, 'glossary.jsonl'), '--rules', join(elsewhere, 'missing.jsonl'))).stderr).toBe(`read: cannot open ${join(elsewhere, 'missing.jsonl')}: no such file or directory (the --rules file)\n`)
+    expect((await run(join(dir, 'glossary.jsonl'), '--rules', join(dir, 'glossary.csv'))).stderr).toMatch(/^mtg-rules validate: --rules .*glossary\.csv holds the glossary table, not the rules \(usage/)
   })
 
   it('a folder of .ndjson and .feather files (the other names of JSONL and Arrow) checks its companions against its rules too', async () => {
@@ -184,7 +185,7 @@ describe('companions of CR 2025-02-07', () => {
     const alone = mkdtempSync(join(tmpdir(), 'companions-alone-'))
     writeFileSync(join(alone, 'rules.feather'), writeArrow(RULES_TABLE, rules.filter((l) => l !== '' && !l.startsWith('{"number":"100.2a"')).map((l) => JSON.parse(l))))
     cpSync(join(dir, 'rules_meta.jsonl'), join(alone, 'rules_meta.jsonl'))
-    const run = spawnSync(process.execPath, [CLI, 'validate', join(alone, 'rules_meta.jsonl'), '--json'], { encoding: 'utf8' })
+    const run = await inProcess(['validate', join(alone, 'rules_meta.jsonl'), '--json'])
     expect(run.status).toBe(1)
     expect(JSON.parse(run.stdout).diagnostics.filter((d: { code: string }) => d.code === 'unknown-number').map((d: { number: string }) => d.number)).toEqual(['100.2a'])
   })
@@ -340,32 +341,31 @@ describe('references say where a citation stands', () => {
 // rule builds empty glossary and references tables (their JSONL 0 bytes), which validate called
 // invalid and site refused, while build called the text valid.
 describe('a text with no glossary entry and no citation', () => {
-  it('builds; validate finds the folder valid, the two tables empty; site makes it', () => {
+  it('builds; validate finds the folder valid, the two tables empty; site makes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'empty-tables-'))
     const text = join(dir, 'MagicCompRules 20010105.txt')
     const lines = ['Magic: The Gathering Comprehensive Rules', '', 'These rules are effective as of January 5, 2001.', '', 'Contents', '', '1. Game Concepts', '100. General', 'Glossary', 'Credits', '', '1. Game Concepts', '', '100. General', '', '100.1. Rule one says a thing.', '', '100.2. Rule two says another thing.', '', 'Glossary', '', 'Credits', '', 'Someone']
     writeFileSync(text, lines.join('\n') + '\n')
-    const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
     const out = join(dir, 'out')
-    const build = cli(['build', text, '--out', out, '--arrow'])
+    const build = await inProcess(['build', text, '--out', out, '--arrow'])
     expect(build.stderr).toMatch(/^build: wrote 19 files to .* \(2 rules, 0 examples, 0 glossary entries, /m)
     expect(readFileSync(join(out, 'glossary.jsonl'), 'utf8')).toBe('')
-    const validate = cli(['validate', out, '--json'])
+    const validate = await inProcess(['validate', out, '--json'])
     expect(validate.status, validate.stdout.slice(0, 3000)).toBe(0)
     const empty = JSON.parse(validate.stdout).filter((r: { source: { rows: number } }) => r.source.rows === 0)
     expect(empty.map((r: { valid: boolean; source: { table: string; kind: string } }) => `${r.source.table}.${r.source.kind} ${r.valid}`).sort()).toEqual(
       ['glossary', 'references'].flatMap((t) => ['arrow', 'csv', 'jsonl', 'parquet'].map((f) => `${t}.${f} true`)),
     )
-    expect(cli(['site', out, '--out', join(dir, 'site')]).status).toBe(0)
+    expect((await inProcess(['site', out, '--out', join(dir, 'site')])).status).toBe(0)
     // The rules table is never empty: an empty rules export is an error, as a header-only CSV is; an
     // empty file that no name tells the table of is refused.
     writeFileSync(join(dir, 'rules.jsonl'), '')
     writeFileSync(join(dir, 'rules.csv'), 'number,text,examples,index\r\n')
     for (const name of ['rules.jsonl', 'rules.csv']) {
-      const empty = cli(['validate', join(dir, name)])
+      const empty = await inProcess(['validate', join(dir, name)])
       expect([empty.status, empty.stdout]).toEqual([1, `${join(dir, name)}: INVALID, 0 rows, 1 errors, 0 warnings (1 structure)\nerror structure: the export holds no rows\n`])
     }
     writeFileSync(join(dir, 'export.jsonl'), '')
-    expect(cli(['validate', join(dir, 'export.jsonl')]).stderr).toMatch(/^read: .*export\.jsonl is empty \(0 bytes\)\n$/)
+    expect((await inProcess(['validate', join(dir, 'export.jsonl')])).stderr).toMatch(/^read: .*export\.jsonl is empty \(0 bytes\)\n$/)
   })
 })

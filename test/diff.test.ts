@@ -11,7 +11,7 @@ import { boundedWordChanges, MAX_WORD_EDITS } from '../src/history/row-keys.js'
 import { isBudgetWarning } from '../src/history/work-budget.js'
 import { buildDataset } from '../src/build/build.js'
 import { builtDataset, datasetCopy } from './helpers/built.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const side = (label: string, rows: [string, string, string[]?][]): DiffSide => ({
@@ -318,23 +318,22 @@ describe('diff of CR 2026-06-19 → 2026-08-07, checked by reading both texts', 
   })
 })
 
-describe('mtg-rules diff --exit-code', async () => {
-  const { cli } = await import('./helpers/cli.js')
-  it('exits 0 for the same release and 1 when the releases differ, as git diff --exit-code', () => {
+describe('mtg-rules diff --exit-code', () => {
+  it('exits 0 for the same release and 1 when the releases differ, as git diff --exit-code', async () => {
     const a = release('2026-06-19').path
     const b = release('2026-08-07').path
-    expect(cli(['diff', a, a, '--exit-code', '--json']).status).toBe(0)
-    const changed = cli(['diff', a, b, '--exit-code'])
+    expect((await inProcess(['diff', a, a, '--exit-code', '--json'])).status).toBe(0)
+    const changed = await inProcess(['diff', a, b, '--exit-code'])
     expect(changed.status).toBe(1)
     expect(changed.stdout).toMatch(/^# Comprehensive Rules: 2026-06-19 → 2026-08-07/)
-    expect(cli(['diff', a, b]).status).toBe(0)
+    expect((await inProcess(['diff', a, b])).status).toBe(0)
   })
 
-  it('the newer release given as OLD: diffed as asked, with a warning that it reads backwards', () => {
+  it('the newer release given as OLD: diffed as asked, with a warning that it reads backwards', async () => {
     const a = release('2026-06-19').path
     const b = release('2026-08-07').path
-    expect(cli(['diff', a, b]).stderr).toBe('')
-    const backwards = cli(['diff', b, a])
+    expect((await inProcess(['diff', a, b])).stderr).toBe('')
+    const backwards = await inProcess(['diff', b, a])
     expect([backwards.status, backwards.stderr]).toEqual([0, 'diff: warning: OLD (2026-08-07) is newer than NEW (2026-06-19): the changes read from the newer release back to the older (rules added since read as removed)\n'])
     expect(backwards.stdout).toMatch(/^# Comprehensive Rules: 2026-08-07 → 2026-06-19\n/)
   })
@@ -347,10 +346,10 @@ describe('mtg-rules diff --exit-code', async () => {
     copyFileSync(release('2026-06-19').path, a)
     copyFileSync(release('2026-08-07').path, b)
     const before = readFileSync(b)
-    const run = cli(['diff', a, b, '--out', b])
+    const run = await inProcess(['diff', a, b, '--out', b])
     expect([run.status, run.stderr]).toEqual([2, `write: ${b} is what this run reads; choose another output file\n`])
     expect(readFileSync(b).equals(before)).toBe(true)
-    expect(cli(['diff', a, b, '--out', join(dir, 'CHANGELOG.md')]).status).toBe(0)
+    expect((await inProcess(['diff', a, b, '--out', join(dir, 'CHANGELOG.md')])).status).toBe(0)
   })
 })
 
@@ -365,7 +364,7 @@ describe('diff of an export whose rows are not the rules table’s', () => {
     }
     const a = file('a.jsonl', '["x"]')
     for (const examples of ['[1]', `${'['.repeat(200_000)}${']'.repeat(200_000)}`]) {
-      const run = cli(['diff', a, file('b.jsonl', examples)])
+      const run = await inProcess(['diff', a, file('b.jsonl', examples)])
       expect(run.status).toBe(2)
       expect(run.stderr).toBe(`diff: ${join(dir, 'b.jsonl')}: row 0 is not a rule row (run mtg-rules validate on it)\n`)
     }
@@ -373,14 +372,14 @@ describe('diff of an export whose rows are not the rules table’s', () => {
 })
 
 describe('diff of two exports in dataset folders', () => {
-  it('of the folders themselves says what the diff of their CR texts says: section titles and the glossary too', () => {
+  it('of the folders themselves says what the diff of their CR texts says: section titles and the glossary too', async () => {
     for (const [from, to] of [['2026-06-19', '2026-08-07'], ['2024-03-08', '2025-02-07']] as const) {
-      const texts = cli(['diff', release(from).path, release(to).path])
+      const texts = await inProcess(['diff', release(from).path, release(to).path])
       expect(texts.stdout).toContain('\n## Glossary: ')
-      expect(cli(['diff', builtDataset(from), builtDataset(to)]), `${from} → ${to}`).toEqual(texts)
+      expect(await inProcess(['diff', builtDataset(from), builtDataset(to)]), `${from} → ${to}`).toEqual(texts)
     }
-    const json = (...paths: string[]) => cli(['diff', ...paths, '--json']).stdout
-    expect(json(builtDataset('2026-06-19'), builtDataset('2026-08-07'))).toBe(json(release('2026-06-19').path, release('2026-08-07').path))
+    const json = async (...paths: string[]) => (await inProcess(['diff', ...paths, '--json'])).stdout
+    expect(await json(builtDataset('2026-06-19'), builtDataset('2026-08-07'))).toBe(await json(release('2026-06-19').path, release('2026-08-07').path))
     // Folders of gzip-compressed exports (another project's, without our manifest): the same changes.
     const packed = (date: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'packed-'))
@@ -388,25 +387,25 @@ describe('diff of two exports in dataset folders', () => {
       return dir
     }
     const changes = (run: { stdout: string }) => run.stdout.split('\n').slice(3)
-    expect(changes(cli(['diff', packed('2026-06-19'), packed('2026-08-07')]))).toEqual(changes(cli(['diff', release('2026-06-19').path, release('2026-08-07').path])))
+    expect(changes(await inProcess(['diff', packed('2026-06-19'), packed('2026-08-07')]))).toEqual(changes(await inProcess(['diff', release('2026-06-19').path, release('2026-08-07').path])))
     // A rules export alone is the rules alone: no section title, no glossary.
-    const file = cli(['diff', join(builtDataset('2026-06-19'), 'rules.jsonl'), join(builtDataset('2026-08-07'), 'rules.jsonl')]).stdout
+    const file = (await inProcess(['diff', join(builtDataset('2026-06-19'), 'rules.jsonl'), join(builtDataset('2026-08-07'), 'rules.jsonl')])).stdout
     expect([file.includes('\n## Glossary: '), file.includes('\n## 122.\n')]).toEqual([false, true])
     // A folder whose glossary export is damaged: exit 2, naming it.
     const damaged = datasetCopy('2026-08-07')
     writeFileSync(join(damaged, 'glossary.jsonl'), '{"term": 1}\n')
-    const run = cli(['diff', builtDataset('2026-06-19'), damaged])
+    const run = await inProcess(['diff', builtDataset('2026-06-19'), damaged])
     expect([run.status, run.stderr]).toEqual([2, `diff: ${join(damaged, 'glossary.jsonl')}: row 0 is not a glossary row (run mtg-rules validate on it)\n`])
   })
 
 
-  it('takes the releases’ dates for its title from the manifests beside the files', () => {
+  it('takes the releases’ dates for its title from the manifests beside the files', async () => {
     const [a, b] = [builtDataset('2026-06-19'), builtDataset('2026-08-07')]
-    const run = cli(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
+    const run = await inProcess(['diff', join(a, 'rules.parquet'), join(b, 'rules.jsonl')])
     expect(run.status).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
     const none = mkdtempSync(join(tmpdir(), 'no-rules-'))
-    const refused = cli(['diff', a, none])
+    const refused = await inProcess(['diff', a, none])
     expect(refused.status).toBe(2)
     expect(refused.stderr.startsWith(`mtg-rules diff: ${none} is a folder that holds no rules export (rules ending in .jsonl, .ndjson, .csv, .parquet, .arrow or .feather): give a CR text, a rules export or a dataset folder (usage: `)).toBe(true)
   })
@@ -603,11 +602,11 @@ describe('one matcher across sections and rewrites (diff and history share it)',
   })
 })
 
-describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
+describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', async () => {
   const built = (date: string) => buildDataset('x.txt', readBytes(release(date).path))
-  const run = cli(['diff', release('2025-02-07').path, release('2026-06-19').path])
+  const run = await inProcess(['diff', release('2025-02-07').path, release('2026-06-19').path])
   const md = run.stdout
-  const json = JSON.parse(cli(['diff', release('2025-02-07').path, release('2026-06-19').path, '--json']).stdout)
+  const json = JSON.parse((await inProcess(['diff', release('2025-02-07').path, release('2026-06-19').path, '--json'])).stdout)
 
   it('lists the edits whose only change is a renumbered citation apart, so the headline counts real edits', () => {
     const refsOnly = json.edited.filter((e: { referencesRenumbered: boolean }) => e.referencesRenumbered).length
@@ -653,16 +652,16 @@ describe('a changelog to publish as it is (2025-02-07 → 2026-06-19)', () => {
 })
 
 describe('diff of two glossary exports', () => {
-  it('gives the terms added, removed and changed, as the CR texts’ diff gives them', () => {
+  it('gives the terms added, removed and changed, as the CR texts’ diff gives them', async () => {
     const dirs = ['2025-02-07', '2026-06-19'].map(builtDataset)
-    const md = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'glossary.parquet')]).stdout
+    const md = (await inProcess(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'glossary.parquet')])).stdout
     expect(md.split('\n')[0]).toBe('# Comprehensive Rules glossary: 2025-02-07 → 2026-06-19')
-    const fromTexts = cli(['diff', release('2025-02-07').path, release('2026-06-19').path]).stdout
+    const fromTexts = (await inProcess(['diff', release('2025-02-07').path, release('2026-06-19').path])).stdout
     expect(md.slice(md.indexOf('## Glossary'))).toBe(fromTexts.slice(fromTexts.indexOf('## Glossary')))
-    const refused = cli(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'rules.jsonl')])
+    const refused = await inProcess(['diff', join(dirs[0]!, 'glossary.jsonl'), join(dirs[1]!, 'rules.jsonl')])
     expect([refused.status, refused.stderr]).toEqual([2, `mtg-rules diff: ${join(dirs[0]!, 'glossary.jsonl')} holds a glossary and ${join(dirs[1]!, 'rules.jsonl')} rules: compare a glossary with a glossary, rules with rules (usage: mtg-rules diff OLD NEW [--json] [--out FILE] [--exit-code])\n`])
     // Either way round, and with a CR text as the rules side.
-    expect(cli(['diff', release('2025-02-07').path, join(dirs[1]!, 'glossary.parquet')]).stderr).toMatch(/^mtg-rules diff: .*glossary\.parquet holds a glossary and .*MagicCompRules 20250207\.txt rules: /)
+    expect((await inProcess(['diff', release('2025-02-07').path, join(dirs[1]!, 'glossary.parquet')])).stderr).toMatch(/^mtg-rules diff: .*glossary\.parquet holds a glossary and .*MagicCompRules 20250207\.txt rules: /)
   }, 60_000)
 })
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../src/cli/cli.js'
 import { findTextLink } from '../src/fetch/fetch-release.js'
-import { snapshot } from './helpers/cli.js'
+import { snapshot, inProcess } from './helpers/cli.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const cr = readBytes(release('2025-02-07').path)
@@ -228,20 +228,20 @@ describe('a same-date re-issue (another file, the same effective date)', () => {
     // The first issue of 2025-02-07, then the publisher re-issues the same date under a later file name.
     writeFileSync(join(archive, 'MagicCompRules 20240308.txt'), older)
     writeFileSync(join(archive, 'MagicCompRules 20250207.txt'), cr)
-    expect(cli(['fetch', '--from', archive, '--dest', raw]).status).toBe(0)
+    expect((await inProcess(['fetch', '--from', archive, '--dest', raw])).status).toBe(0)
     rmSync(join(archive, 'MagicCompRules 20250207.txt'))
     writeFileSync(join(archive, 'MagicCompRules 20250214.txt'), reissue)
-    const fetched = cli(['fetch', '--from', archive, '--dest', raw])
+    const fetched = await inProcess(['fetch', '--from', archive, '--dest', raw])
     expect(fetched.status).toBe(0)
     const cached = fetched.stdout.trim()
     expect(cached).toMatch(/MagicCompRules 20250207 [0-9a-f]{8}\.txt$/)
     writeFileSync(join(raw, 'MagicCompRules 20240308.txt'), older)
     // The release before the re-issue is the first issue of its date, not 2024-03-08.
-    expect(cli(['previous', raw, cached]).stdout).toBe(`${join(raw, 'MagicCompRules 20250207.txt')}\n`)
-    expect(cli(['previous', raw, join(raw, 'MagicCompRules 20250207.txt')]).stdout).toBe(`${join(raw, 'MagicCompRules 20240308.txt')}\n`)
+    expect((await inProcess(['previous', raw, cached])).stdout).toBe(`${join(raw, 'MagicCompRules 20250207.txt')}\n`)
+    expect((await inProcess(['previous', raw, join(raw, 'MagicCompRules 20250207.txt')])).stdout).toBe(`${join(raw, 'MagicCompRules 20240308.txt')}\n`)
     // Built from the cache, the dataset names the file the publisher gave.
     const out = join(mkdtempSync(join(tmpdir(), 'reissue-out-')), 'out')
-    expect(cli(['build', cached, '--out', out]).status).toBe(0)
+    expect((await inProcess(['build', cached, '--out', out])).status).toBe(0)
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
     expect([manifest.source.file, manifest.source.effectiveDate]).toEqual(['MagicCompRules 20250214.txt', '2025-02-07'])
     expect(readFileSync(join(out, 'README.md'), 'utf8')).not.toContain(cached.split('/').pop())
@@ -256,7 +256,7 @@ describe('fetch --from into the folder it copies from', () => {
     writeFileSync(join(archive, 'cr-2025-02-07.txt'), cr)
     const before = snapshot(archive)
     for (const dest of [archive, join(archive, '.'), join(archive, 'raw')]) {
-      const run = cli(['fetch', '--from', archive, '--dest', dest])
+      const run = await inProcess(['fetch', '--from', archive, '--dest', dest])
       expect([run.status, run.stdout], dest).toEqual([2, ''])
       expect(run.stderr).toMatch(/^mtg-rules fetch: --dest .* is the folder --from reads, or inside it: choose another cache folder \(the default is raw\) \(usage: /)
       expect(snapshot(archive)).toEqual(before)
@@ -266,11 +266,11 @@ describe('fetch --from into the folder it copies from', () => {
     const { symlinkSync } = await import('node:fs')
     const link = join(archive, '..', `${archive.split('/').pop()}-link`)
     symlinkSync(archive, link)
-    const linked = cli(['fetch', '--from', archive, '--dest', join(link, 'raw')])
+    const linked = await inProcess(['fetch', '--from', archive, '--dest', join(link, 'raw')])
     expect([linked.status, linked.stdout]).toEqual([2, ''])
     expect(readdirSync(archive)).toEqual(['cr-2025-02-07.txt'])
     // Beside it, or above it: copied as always.
     const beside = join(archive, '..', `${archive.split('/').pop()}-raw`)
-    expect(cli(['fetch', '--from', archive, '--dest', beside]).stdout).toBe(`${join(beside, 'MagicCompRules 20250207.txt')}\n`)
+    expect((await inProcess(['fetch', '--from', archive, '--dest', beside])).stdout).toBe(`${join(beside, 'MagicCompRules 20250207.txt')}\n`)
   })
 })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtDataset, builtHistory, datasetCopy } from './helpers/built.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { CLI, release, releases } from './helpers/shared.js'
 
 // The GitHub Action validates checked-out data: a pull request can plant a link in a dataset folder.
@@ -26,7 +26,7 @@ describe('a dataset folder with planted links', () => {
     return { status: run.status, stdout: run.stdout, stderr: run.stderr, summary: readFileSync(summary, 'utf8') }
   }
 
-  it('a table linked to a file outside the folder is not read: an unreadable error, the rest checked, exit 2', () => {
+  it('a table linked to a file outside the folder is not read: an unreadable error, the rest checked, exit 2', async () => {
     rmSync(join(out, 'glossary.csv'))
     symlinkSync(secret, join(out, 'glossary.csv'))
     const run = github(['validate', out])
@@ -35,26 +35,26 @@ describe('a dataset folder with planted links', () => {
     expect(run.stdout).toContain(`::error file=${join(out, 'glossary.csv')},title=unreadable::read: ${join(out, 'glossary.csv')} is a link to a file outside ${out}: not read`)
     // Every other table still has its report, and the summary lists every file.
     for (const name of ['rules.parquet', 'rules.jsonl', 'references.csv', 'manifest.json']) expect(run.summary).toContain(name)
-    const json = JSON.parse(cli(['validate', out, '--json']).stdout) as { source: { file: string }; valid: boolean }[]
+    const json = JSON.parse((await inProcess(['validate', out, '--json'])).stdout) as { source: { file: string }; valid: boolean }[]
     expect(json.filter((r) => !r.valid).map((r) => r.source.file.slice(out.length + 1))).toEqual(['glossary.csv', 'manifest.json'])
   })
 
-  it('a table linked to a file inside the folder is read, a folder named with two dots (..tables/) included', () => {
+  it('a table linked to a file inside the folder is read, a folder named with two dots (..tables/) included', async () => {
     const own = datasetCopy('2026-08-07')
     mkdirSync(join(own, '..tables'))
     renameSync(join(own, 'glossary.jsonl'), join(own, '..tables', 'glossary.jsonl'))
     symlinkSync(join(own, '..tables', 'glossary.jsonl'), join(own, 'glossary.jsonl'))
-    const reports = JSON.parse(cli(['validate', own, '--json']).stdout) as { source: { file: string; rows: number }; diagnostics: { code: string }[] }[]
+    const reports = JSON.parse((await inProcess(['validate', own, '--json'])).stdout) as { source: { file: string; rows: number }; diagnostics: { code: string }[] }[]
     const glossary = reports.find((r) => r.source.file === join(own, 'glossary.jsonl'))!
     expect([glossary.source.rows, glossary.diagnostics.map((d) => d.code)]).toEqual([739, []])
   })
 
-  it('a dangling link and a link loop are unreadable too, never an internal error', () => {
+  it('a dangling link and a link loop are unreadable too, never an internal error', async () => {
     rmSync(join(out, 'glossary.jsonl'))
     symlinkSync(join(root, 'nowhere.jsonl'), join(out, 'glossary.jsonl'))
     rmSync(join(out, 'references.jsonl'))
     symlinkSync(join(out, 'references.jsonl'), join(out, 'references.jsonl'))
-    const run = cli(['validate', out])
+    const run = await inProcess(['validate', out])
     expect(run.status).toBe(2)
     expect(run.stdout).toContain(`error unreadable: read: ${join(out, 'glossary.jsonl')} is a link that leads nowhere (a missing file or a loop): not read`)
     expect(run.stdout).toContain(`error unreadable: read: ${join(out, 'references.jsonl')} is a link that leads nowhere`)
@@ -87,8 +87,8 @@ describe('a dataset folder with planted links', () => {
 
 describe('a dataset folder whose manifest.json is not what it says', () => {
   const folder = () => datasetCopy('2026-08-07')
-  const manifestReport = (out: string) => {
-    const run = cli(['validate', out, '--json'])
+  const manifestReport = async (out: string) => {
+    const run = await inProcess(['validate', out, '--json'])
     const reports = JSON.parse(run.stdout) as { source: { file: string }; diagnostics: { code: string; message: string }[] }[]
     return { status: run.status, diagnostics: reports.find((r) => r.source.file.endsWith('manifest.json'))!.diagnostics.map((d) => `${d.code}: ${d.message}`) }
   }
@@ -96,10 +96,10 @@ describe('a dataset folder whose manifest.json is not what it says', () => {
   it.each([
     ['null', 'null', 1, ['manifest: manifest.json is not a JSON object']],
     ['an exports list holding null', '{"exports": [null, {"path": "rules.jsonl"}]}', 1, ['manifest: manifest.json exports[0] is not an export (an object with a path, bytes, rows and sha256)', 'manifest: manifest.json exports[1] is not an export (an object with a path, bytes, rows and sha256)']],
-  ] as const)('%s: manifest errors, never an internal error', (_, text, status, expected) => {
+  ] as const)('%s: manifest errors, never an internal error', async (_, text, status, expected) => {
     const out = folder()
     writeFileSync(join(out, 'manifest.json'), text)
-    const got = manifestReport(out)
+    const got = await manifestReport(out)
     expect(got.status).toBe(status)
     expect(got.diagnostics.filter((d) => !d.includes('is in the folder but not listed'))).toEqual(expected)
   })
@@ -125,7 +125,7 @@ describe('validate DIR while a build replaces DIR', () => {
     const parent = mkdtempSync(join(tmpdir(), 'switch-'))
     const out = join(parent, 'out')
     const texts = [release('2026-06-19').path, release('2026-08-07').path]
-    expect(cli(['build', texts[1]!, '--out', out]).status).toBe(0)
+    expect((await inProcess(['build', texts[1]!, '--out', out])).status).toBe(0)
     // Three more builds, alternating releases, a pause between them.
     const script = texts.concat(texts[0]!).map((t) => `node ${JSON.stringify(CLI)} build ${JSON.stringify(t)} --out ${JSON.stringify(out)} >/dev/null && sleep 1`).join(' && ')
     const builder = spawn('bash', ['-c', script], { stdio: 'ignore' })
@@ -202,30 +202,30 @@ describe('several paths, one of them unusable', () => {
 })
 
 describe('a dataset folder holding exports not named after a table', () => {
-  it('checks the table files and says which others it did not check (never a silent skip): exports named after no table, folders holding a dataset of their own', () => {
+  it('checks the table files and says which others it did not check (never a silent skip): exports named after no table, folders holding a dataset of their own', async () => {
     // Exports of another project: no manifest (ours lists its files, and one it does not list is an error).
     const out = mkdtempSync(join(tmpdir(), 'unnamed-'))
     const built = builtDataset('2026-08-07')
     for (const [from, to] of [['rules.jsonl', 'rules.jsonl'], ['glossary.csv', 'glossary.csv'], ['rules.jsonl', 'rules-2024.jsonl'], ['glossary.csv', 'terms.csv']]) cpSync(join(built, from!), join(out, to!))
-    const run = cli(['validate', out])
+    const run = await inProcess(['validate', out])
     expect(run.status).toBe(0)
     expect(run.stderr).toBe(`validate: ${out}: not checked: rules-2024.jsonl, terms.csv (their names are no table's: validate each by its path)\n`)
     expect(run.stdout).not.toContain('rules-2024.jsonl')
     // Named, it is checked.
-    expect(cli(['validate', join(out, 'terms.csv')]).stdout).toMatch(/terms\.csv: valid, \d+ rows/)
+    expect((await inProcess(['validate', join(out, 'terms.csv')])).stdout).toMatch(/terms\.csv: valid, \d+ rows/)
     // A history folder as history writes it: its own history.csv is no table's file; its release
     // folders (each a dataset) are named, as validate DIR does not descend into them.
     const history = builtHistory().out
     const folders = readdirSync(history, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
     expect(folders).toEqual(releases().map((r) => r.effective))
-    expect(cli(['validate', history]).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate each by its path, or the folder with --recursive)\n`)
+    expect((await inProcess(['validate', history])).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate each by its path, or the folder with --recursive)\n`)
     // One folder: named; a folder holding no dataset (notes/): not named.
     const one = mkdtempSync(join(tmpdir(), 'one-inside-'))
     cpSync(built, join(one, 'out'), { recursive: true })
     mkdirSync(join(one, 'notes'))
     writeFileSync(join(one, 'notes', 'todo.md'), 'x')
     cpSync(join(built, 'rules.jsonl'), join(one, 'rules.jsonl'))
-    expect(cli(['validate', one]).stderr).toBe(`validate: ${one}: not checked: 1 dataset folder inside it, out/ (validate it by its path, or the folder with --recursive)\n`)
+    expect((await inProcess(['validate', one])).stderr).toBe(`validate: ${one}: not checked: 1 dataset folder inside it, out/ (validate it by its path, or the folder with --recursive)\n`)
   })
 })
 
@@ -237,9 +237,9 @@ describe('validate --recursive', () => {
     cpSync(builtDataset('2026-06-19'), join(parent, 'by-year', '2026', 'june'), { recursive: true })
     cpSync(builtDataset('2026-08-07'), join(parent, 'by-year', '2026', 'august'), { recursive: true })
     rmSync(join(parent, 'by-year', '2026', 'june', 'glossary.csv'))
-    const flat = cli(['validate', parent])
+    const flat = await inProcess(['validate', parent])
     expect([flat.status, flat.stderr]).toEqual([0, `validate: ${parent}: not checked: 2 dataset folders inside it, by-year/2026/august/, by-year/2026/june/ (validate each by its path, or the folder with --recursive)\n`])
-    const nested = cli(['validate', parent, '--recursive', '--json'])
+    const nested = await inProcess(['validate', parent, '--recursive', '--json'])
     expect([nested.status, nested.stderr]).toEqual([1, ''])
     const byFolder = (JSON.parse(nested.stdout) as { source: { file: string }; valid: boolean }[]).map((r) => [r.source.file.slice(parent.length + 1).replace(/\/?[^/]+$/, ''), r.source.file.replace(/^.*\//, ''), r.valid])
     // The folder first, then those below in order of their paths, each one's files as validate DIR gives them; only june's manifest fails.
@@ -249,23 +249,23 @@ describe('validate --recursive', () => {
     expect(byFolder.filter(([folder]) => folder === 'by-year/2026/june').length).toBe(byFolder.filter(([folder]) => folder === '').length - 1)
     // A parent that holds no dataset itself: only those below it, with --recursive; without, one line, exit 2.
     const above = join(parent, 'by-year')
-    expect(JSON.parse(cli(['validate', above, '--recursive', '--json']).stdout).length).toBe(byFolder.filter(([folder]) => folder !== '').length)
+    expect(JSON.parse((await inProcess(['validate', above, '--recursive', '--json'])).stdout).length).toBe(byFolder.filter(([folder]) => folder !== '').length)
     // Bounded: a dataset among 1,001 empty folders (as a node_modules may hold) is named after the
     // first 1,000 looked into; the walk stops at its limit, which --recursive (10,000) refuses past.
     const crowded = datasetCopy('2026-08-07')
     for (let i = 0; i <= 1000; i++) mkdirSync(join(crowded, 'many', String(i).padStart(4, '0')), { recursive: true })
-    expect(cli(['validate', crowded]).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\n`)
+    expect((await inProcess(['validate', crowded])).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\n`)
     const { datasetFoldersInside } = await import('../src/io/validate-folder.js')
     expect(datasetFoldersInside(crowded, 10)).toEqual({ found: [], complete: false })
     expect(datasetFoldersInside(parent, 4)).toEqual({ found: ['by-year/2026/august', 'by-year/2026/june'], complete: true })
     expect(datasetFoldersInside(parent, 3)).toEqual({ found: ['by-year/2026/august'], complete: false })
-    const refused = cli(['validate', above])
+    const refused = await inProcess(['validate', above])
     expect([refused.status, refused.stderr]).toEqual([2, `validate: ${above} holds no dataset itself, and 2 dataset folders below it: 2026/august/, 2026/june/: validate each by its path, or the folder with --recursive\n`])
   })
 })
 
 describe('a dataset folder in a Hugging Face layout', () => {
-  it('data/<config>/train-00000-of-00001.parquet, or train-*.parquet at the top: each table told by its columns', () => {
+  it('data/<config>/train-00000-of-00001.parquet, or train-*.parquet at the top: each table told by its columns', async () => {
     const root = mkdtempSync(join(tmpdir(), 'hf-layout-'))
     const out = builtDataset('2026-08-07')
     const nested = join(root, 'nested')
@@ -273,25 +273,25 @@ describe('a dataset folder in a Hugging Face layout', () => {
       mkdirSync(join(nested, 'data', table), { recursive: true })
       writeFileSync(join(nested, 'data', table, 'train-00000-of-00001.parquet'), readFileSync(join(out, `${table}.parquet`)))
     }
-    const reports = JSON.parse(cli(['validate', nested, '--json']).stdout) as { source: { file: string; table: string; rows: number }; valid: boolean; notes: string[] }[]
+    const reports = JSON.parse((await inProcess(['validate', nested, '--json'])).stdout) as { source: { file: string; table: string; rows: number }; valid: boolean; notes: string[] }[]
     expect(reports.map((r) => [r.source.file.slice(nested.length + 1), r.source.table, r.source.rows, r.valid])).toEqual([
       ['data/rules/train-00000-of-00001.parquet', 'rules', 3162, true],
       ['data/glossary/train-00000-of-00001.parquet', 'glossary', 739, true],
     ])
     // A note says how a companion table was told when its name does not say it; named so, nothing to say.
     expect(reports[1]!.notes).toEqual(['read as the glossary table: its columns are that table’s (its name does not say)'])
-    const named = JSON.parse(cli(['validate', join(out, 'glossary.parquet'), '--json']).stdout) as { source: { table: string }; notes: string[] }
+    const named = JSON.parse((await inProcess(['validate', join(out, 'glossary.parquet'), '--json'])).stdout) as { source: { table: string }; notes: string[] }
     expect([named.source.table, named.notes]).toEqual(['glossary', []])
     const flat = join(root, 'flat')
     mkdirSync(flat)
     writeFileSync(join(flat, 'train-00000-of-00001.parquet'), readFileSync(join(out, 'rules.parquet')))
-    const run = cli(['validate', flat])
+    const run = await inProcess(['validate', flat])
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('train-00000-of-00001.parquet: valid, 3162 rows')
     // A config folder that is a link out of the dataset is not followed.
     const linked = join(root, 'linked')
     mkdirSync(join(linked, 'data'), { recursive: true })
     symlinkSync(join(nested, 'data', 'rules'), join(linked, 'data', 'rules'))
-    expect(cli(['validate', linked]).stdout).not.toContain('valid, 3162 rows')
+    expect((await inProcess(['validate', linked])).stdout).not.toContain('valid, 3162 rows')
   })
 })

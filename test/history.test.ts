@@ -16,7 +16,7 @@ import { RULES_HISTORY_TABLE, RULES_TABLE } from '../src/core/tables.js'
 import { writeCsv } from '../src/exports/csv-write.js'
 import { writeJsonl } from '../src/exports/jsonl-write.js'
 import { builtHistory } from './helpers/built.js'
-import { cli, inProcess } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { readBytes, releases } from './helpers/shared.js'
 import { decode } from '../src/text/decode.js'
 
@@ -62,45 +62,45 @@ describe('mtg-rules history', () => {
 
   // What history writes, every command of the toolkit reads: with one release, rule_links links
   // nothing (0 rows; its JSONL 0 bytes), which validate and site refused.
-  it('of a single release: validate finds it whole, site makes it, lineage reads it without its index', () => {
+  it('of a single release: validate finds it whole, site makes it, lineage reads it without its index', async () => {
     const newest = releases().at(-1)!
     const dir = mkdtempSync(join(tmpdir(), 'archive-one-'))
     copyFileSync(newest.path, join(dir, newest.file))
     const out = join(mkdtempSync(join(tmpdir(), 'history-one-')), 'out')
-    const run = cli(['history', dir, '--out', out])
+    const run = await inProcess(['history', dir, '--out', out])
     expect(run.status, run.stderr).toBe(0)
     expect(run.stderr).toMatch(/rules_history \(\d+ rows, 1 release\)\n$/)
     expect(readFileSync(join(out, 'rule_links.jsonl'), 'utf8')).toBe('')
-    const report = cli(['validate', out, '--json'])
+    const report = await inProcess(['validate', out, '--json'])
     expect(report.status, report.stdout.slice(0, 2000)).toBe(0)
     // (No note asks for a rules table: rule_links names the rules of two releases, which no rules table holds.)
     expect(JSON.parse(report.stdout).filter((r: { source: { table: string } }) => r.source.table === 'rule_links').map((r: { valid: boolean; source: { rows: number }; notes: string[] }) => [r.valid, r.source.rows, r.notes])).toEqual(Array(3).fill([true, 0, ["no rows, which the rule_links table may have; a file cut to nothing reads the same (a dataset folder's manifest tells them apart)"]]))
-    expect(cli(['site', out, '--out', join(out, '..', 'site')]).status).toBe(0)
+    expect((await inProcess(['site', out, '--out', join(out, '..', 'site')])).status).toBe(0)
     rmSync(join(out, 'lineage-index.json'))
-    expect(cli(['lineage', out, '701.5']).stdout.split('\n')[2]).toMatch(/^lineage \d{4}-\d{2}-\d{2}:701\.\d+, 1 release$/)
+    expect((await inProcess(['lineage', out, '701.5'])).stdout.split('\n')[2]).toMatch(/^lineage \d{4}-\d{2}-\d{2}:701\.\d+, 1 release$/)
     // An empty file of a table that may not be empty is an error.
     writeFileSync(join(out, 'rules_history.jsonl'), '')
-    expect(cli(['validate', join(out, 'rules_history.jsonl')]).stdout).toMatch(/: INVALID, 0 rows, 1 errors, .*\nerror structure: the export holds no rows\n$/)
+    expect((await inProcess(['validate', join(out, 'rules_history.jsonl')])).stdout).toMatch(/: INVALID, 0 rows, 1 errors, .*\nerror structure: the export holds no rows\n$/)
   })
 
-  it('where no release builds: the table says why, exit 1, and nothing is written (an earlier history stays)', () => {
+  it('where no release builds: the table says why, exit 1, and nothing is written (an earlier history stays)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'archive-none-'))
     writeFileSync(join(dir, 'notes.txt'), 'Not a rules text.\n')
     const out = join(mkdtempSync(join(tmpdir(), 'history-none-')), 'out')
-    const run = cli(['history', dir, '--out', out])
+    const run = await inProcess(['history', dir, '--out', out])
     expect([run.status, run.stderr.split('\n').at(-2)]).toEqual([1, `history: no release of ${dir} could be built (1 tried): nothing written (${out} is as it was)`])
     expect(run.stdout).toContain('notes.txt: parse: notes.txt is not a Comprehensive Rules text')
     expect(existsSync(out)).toBe(false)
     const newest = releases().at(-1)!
     const good = mkdtempSync(join(tmpdir(), 'archive-one-'))
     copyFileSync(newest.path, join(good, newest.file))
-    expect(cli(['history', good, '--out', out]).status).toBe(0)
+    expect((await inProcess(['history', good, '--out', out])).status).toBe(0)
     const before = readFileSync(join(out, 'manifest.json'))
-    expect(cli(['history', dir, '--out', out]).status).toBe(1)
+    expect((await inProcess(['history', dir, '--out', out])).status).toBe(1)
     expect(readFileSync(join(out, 'manifest.json'))).toEqual(before)
   })
 
-  it('goes on past a corrupted release, and exits 1', () => {
+  it('goes on past a corrupted release, and exits 1', async () => {
     // The broken release between two that build (the whole archive proves no more, at three times the cost).
     const dir = mkdtempSync(join(tmpdir(), 'archive-'))
     const around = releases().filter((r) => r.effective >= '2022' && r.effective < '2026')
@@ -110,7 +110,7 @@ describe('mtg-rules history', () => {
     bytes.fill(0, 2000, 6000)
     writeFileSync(join(dir, broken.file), bytes)
     const out = mkdtempSync(join(tmpdir(), 'history-'))
-    const run = cli(['history', dir, '--out', out])
+    const run = await inProcess(['history', dir, '--out', out])
     expect(run.status).toBe(1)
     const rows = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
     expect(around.map((r) => r.effective)).toEqual(['2022-11-18', '2024-03-08', '2025-02-07'])
@@ -138,7 +138,7 @@ describe('mtg-rules history', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).not.toContain('Incomplete lineage')
   }, 120_000)
 
-  it('says why a release that builds did not validate: its error codes and counts', () => {
+  it('says why a release that builds did not validate: its error codes and counts', async () => {
     // 2025-02-07 with the line of 704.5a given twice: what validate finds in that text is what the table says.
     const r = releases().find((x) => x.effective === '2025-02-07')!
     const dir = mkdtempSync(join(tmpdir(), 'archive-'))
@@ -146,11 +146,11 @@ describe('mtg-rules history', () => {
     const at = lines.findIndex((l) => l.startsWith('704.5a '))
     lines.splice(at, 0, lines[at]!)
     writeFileSync(join(dir, r.file), lines.join('\r\n'))
-    const report = JSON.parse(cli(['validate', join(dir, r.file), '--json']).stdout)
+    const report = JSON.parse((await inProcess(['validate', join(dir, r.file), '--json'])).stdout)
     const errors = Object.entries(report.counts.byCode as Record<string, number>).filter(([code]) => report.diagnostics.some((d: { code: string; severity: string }) => d.code === code && d.severity === 'error'))
     expect(errors.length).toBeGreaterThan(0)
     const out = mkdtempSync(join(tmpdir(), 'history-'))
-    const run = cli(['history', dir, '--out', out])
+    const run = await inProcess(['history', dir, '--out', out])
     expect(run.status).toBe(1)
     const [row] = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
     const expected = `${report.counts.errors} validation error${report.counts.errors === 1 ? '' : 's'}: ${errors.sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1)).map(([code, n]) => `${n} ${code}`).join(', ')}`
@@ -250,15 +250,15 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     // (Outside the history's folder, which a later test validates whole against its manifest.)
     const file = join(mkdtempSync(join(tmpdir(), 'damaged-history-')), 'rules_history.jsonl')
     writeFileSync(file, lines.join('\n') + '\n')
-    const report = JSON.parse(cli(['validate', file, '--json']).stdout)
+    const report = JSON.parse((await inProcess(['validate', file, '--json'])).stdout)
     expect(report.diagnostics.filter((d: { code: string }) => d.code === 'schema').map((d: { number: string; line: number; params: unknown }) => [d.number, d.line, d.params])).toEqual([
       ['702.9a', at + 1, { instancePath: '/change', release: '2024-03-08', releaseRow: at - rows.findIndex((r) => r.release === '2024-03-08') }],
     ])
   })
 
-  it('validates, and validate finds a broken lineage', () => {
+  it('validates, and validate finds a broken lineage', async () => {
     // The whole folder: the three exports of each table and the manifest.
-    const whole = cli(['validate', out, '--json'])
+    const whole = await inProcess(['validate', out, '--json'])
     expect(whole.status).toBe(0)
     const folder = JSON.parse(whole.stdout)
     expect(folder.map((r: { source: { file: string }; valid: boolean }) => [r.source.file.replace(out + '/', ''), r.valid])).toEqual([
@@ -275,7 +275,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const at = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')
     lines[at] = JSON.stringify({ ...rows[at], previous_number: '701.99' })
     writeFileSync(broken, lines.join('\n') + '\n')
-    const bad = cli(['validate', broken, '--json'])
+    const bad = await inProcess(['validate', broken, '--json'])
     expect(bad.status).toBe(1)
     // Named by its release and its row within it, as well as its line in the file.
     const releaseRow = at - rows.findIndex((r) => r.release === '2026-06-19')
@@ -285,7 +285,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(rows[at - releaseRow].release === '2026-06-19' && rows[at - releaseRow - 1].release !== '2026-06-19').toBe(true)
   })
 
-  it('validate finds a rule_id that does not follow its lineage: a continued rule with another id, an added one not named by its release and number', () => {
+  it('validate finds a rule_id that does not follow its lineage: a continued rule with another id, an added one not named by its release and number', async () => {
     const lines = readFileSync(join(out, 'rules_history.jsonl'), 'utf8').trim().split('\n')
     const continued = rows.findIndex((r) => r.release === '2026-06-19' && r.number === '701.5')
     const added = rows.findIndex((r) => r.release === '2026-08-07' && r.change === 'added')
@@ -294,7 +294,7 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     lines[added] = JSON.stringify({ ...rows[added], rule_id: `2026-06-19:${rows[added].number}` })
     const broken = join(mkdtempSync(join(tmpdir(), 'broken-ids-')), 'rules_history.jsonl')
     writeFileSync(broken, lines.join('\n') + '\n')
-    const report = JSON.parse(cli(['validate', broken, '--json']).stdout)
+    const report = JSON.parse((await inProcess(['validate', broken, '--json'])).stdout)
     const found = report.diagnostics.map((d: { code: string; message: string }) => `${d.code}: ${d.message.replace(/^release \S+, row \d+: /, '')}`)
     expect(found.filter((f: string) => !/^(gap|dangling-reference)/.test(f))).toEqual([
       `lineage: rule_id 2001-07-23:100.1 is not the rule_id of ${rows[continued].previous_number} in the release before (${rows.find((r) => r.release === '2025-02-07' && r.number === rows[continued].previous_number).rule_id})`,
@@ -326,8 +326,8 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('- config_name: rule_links')
   })
 
-  it('mtg-rules lineage prints a rule’s versions over time', () => {
-    const run = cli(['lineage', out, '701.5', '--at', '2026-06-19'])
+  it('mtg-rules lineage prints a rule’s versions over time', async () => {
+    const run = await inProcess(['lineage', out, '701.5', '--at', '2026-06-19'])
     expect(run.status).toBe(0)
     const [first, firstNumber] = castNumbers[0]!
     expect(run.stdout.split('\n').slice(0, 3)).toEqual(['rule 701.5 as of 2026-06-19 (release 2026-06-19)', '', `lineage ${first}:${firstNumber}, ${castNumbers.length} releases`])
@@ -338,55 +338,55 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const trample = (release: string) => rows.find((r) => r.release === release && r.number === (release < '2016' ? '702.17b' : '702.19b'))!
     expect(trample('2016-07-22').previous_number).toBe('702.17b')
     expect(trample('2016-07-22').text).not.toBe(trample('2009-07-11').text)
-    expect(cli(['lineage', out, '702.19b']).stdout).toContain(`\n2016-07-22  702.19b (was 702.17b)  moved, edited\n    ${trample('2016-07-22').text}\n`)
+    expect((await inProcess(['lineage', out, '702.19b'])).stdout).toContain(`\n2016-07-22  702.19b (was 702.17b)  moved, edited\n    ${trample('2016-07-22').text}\n`)
     // Renumbered as the ASCII text of 2009 became the typographic one of 2016 (read from the rows).
     const icon = (release: string, number: string) => rows.find((r) => r.release === release && r.number === number)!.text
     expect([icon('2009-07-11', '107.9').includes('_Future Sight_(R)'), icon('2016-07-22', '107.10').includes('Future Sight® set')]).toEqual([true, true])
-    expect(cli(['lineage', out, '107.10']).stdout).toContain(`\n2009-07-11  107.9 (was 104.7)  moved, same text\n2016-07-22  107.10 (was 107.9)  moved, typography only\n    ${icon('2016-07-22', '107.10')}\n`)
-    const json = JSON.parse(cli(['lineage', out, '104.6', '--json']).stdout)
+    expect((await inProcess(['lineage', out, '107.10'])).stdout).toContain(`\n2009-07-11  107.9 (was 104.7)  moved, same text\n2016-07-22  107.10 (was 107.9)  moved, typography only\n    ${icon('2016-07-22', '107.10')}\n`)
+    const json = JSON.parse((await inProcess(['lineage', out, '104.6', '--json'])).stdout)
     expect(json.versions.filter((v: { change: string }) => v.change === 'edited').map((v: { release: string }) => v.release)).toEqual(['2022-11-18', '2026-06-19'])
-    expect(cli(['lineage', out, '999.1']).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
+    expect((await inProcess(['lineage', out, '999.1'])).stderr).toBe(`lineage: no rule 999.1 in ${out}\n`)
     // The number as the CR writes it, with its period, is that rule; what is no rule number is said so, before any file is read.
-    expect(cli(['lineage', out, '701.5.', '--at', '2026-06-19']).stdout).toBe(run.stdout)
+    expect((await inProcess(['lineage', out, '701.5.', '--at', '2026-06-19'])).stdout).toBe(run.stdout)
     for (const wrong of ['702', '100.1l', '701.5A', '0701.5', ' 701.5', '701.5..']) {
-      expect([wrong, cli(['lineage', join(out, 'missing'), wrong]).stderr]).toEqual([wrong, expect.stringMatching(new RegExp(`^mtg-rules lineage: "${wrong.replace(/\./g, '\\.')}" is no rule number: .*\\(usage: `))])
+      expect([wrong, (await inProcess(['lineage', join(out, 'missing'), wrong])).stderr]).toEqual([wrong, expect.stringMatching(new RegExp(`^mtg-rules lineage: "${wrong.replace(/\./g, '\\.')}" is no rule number: .*\\(usage: `))])
     }
     // The links one previous_number cannot say, from rule_links.
-    expect(cli(['lineage', out, '500.5']).stdout).toMatch(/^2026-06-19 {2}500\.5 merged-from 500\.4 \(2025-02-07\), similarity 0\.\d+$/m)
-    expect(JSON.parse(cli(['lineage', out, '500.5a', '--json']).stdout).links.map((l: { relation: string; previous_number: string }) => [l.relation, l.previous_number])).toEqual([['split-from', '500.5']])
+    expect((await inProcess(['lineage', out, '500.5'])).stdout).toMatch(/^2026-06-19 {2}500\.5 merged-from 500\.4 \(2025-02-07\), similarity 0\.\d+$/m)
+    expect(JSON.parse((await inProcess(['lineage', out, '500.5a', '--json'])).stdout).links.map((l: { relation: string; previous_number: string }) => [l.relation, l.previous_number])).toEqual([['split-from', '500.5']])
   })
 
-  it('a row its schema refuses (a text that is a number): exit 2, naming the file and row, never a crash', () => {
+  it('a row its schema refuses (a text that is a number): exit 2, naming the file and row, never a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lineage-bad-'))
     for (const name of ['rules_history.jsonl', 'rule_links.jsonl', 'lineage-index.json']) copyFileSync(join(out, name), join(dir, name))
     const lines = readFileSync(join(dir, 'rules_history.jsonl'), 'utf8').trimEnd().split('\n')
     const at = lines.findIndex((l) => JSON.parse(l).number === '704.5a')
     lines[at] = JSON.stringify({ ...JSON.parse(lines[at]!), text: 5 })
     writeFileSync(join(dir, 'rules_history.jsonl'), lines.join('\n') + '\n')
-    const run = cli(['lineage', dir, '704.5a'])
+    const run = await inProcess(['lineage', dir, '704.5a'])
     expect(run.status).toBe(2)
     expect(run.stderr).toBe(`lineage: ${join(dir, 'rules_history.jsonl')}: row ${at}: /text must be string (validate it for the whole report)\n`)
   })
 
-  it('--at DATE answers only with a rule that held the number in the release in force on that date', () => {
+  it('--at DATE answers only with a rule that held the number in the release in force on that date', async () => {
     // A number of the 2001 text that no release since 2009-07-11 gives: read from the rows.
     const newestNumbers = new Set(rows.filter((r) => r.release === facts.at(-1)!.effective).map((r) => r.number))
     const gone = rows.find((r) => r.release === '2001-07-23' && !newestNumbers.has(r.number) && !rows.some((x) => x.number === r.number && x.release >= '2009-07-11'))!
     const lastRelease = rows.filter((r) => r.number === gone.number).map((r) => r.release).sort().at(-1)
-    const refused = cli(['lineage', out, gone.number, '--at', '2026-01-01'])
+    const refused = await inProcess(['lineage', out, gone.number, '--at', '2026-01-01'])
     const inForce = facts.filter((f) => f.effective <= '2026-01-01').at(-1)!.effective
     expect([refused.status, refused.stderr]).toEqual([2, `lineage: no rule ${gone.number} in the rules in force on 2026-01-01 (release ${inForce}); it was last in ${lastRelease}\n`])
     // On a date when it held the number, it answers; a date before the first release has no rules at all.
-    const then = cli(['lineage', out, gone.number, '--at', '2001-12-31'])
+    const then = await inProcess(['lineage', out, gone.number, '--at', '2001-12-31'])
     expect([then.status, then.stdout.split('\n')[0]]).toEqual([0, `rule ${gone.number} as of 2001-12-31 (release 2001-07-23)`])
-    expect(cli(['lineage', out, gone.number, '--at', '1999-01-01']).stderr).toBe(`lineage: ${out} holds no release on or before 1999-01-01\n`)
+    expect((await inProcess(['lineage', out, gone.number, '--at', '1999-01-01'])).stderr).toBe(`lineage: ${out} holds no release on or before 1999-01-01\n`)
     // A day the calendar does not have is refused, never compared as text; 29 February of a leap year is a day.
     // Shaped as a date but no day of the calendar, or not shaped as one: each said as it is.
-    for (const day of ['2026-02-30', '2026-13-01', '2025-02-29']) expect(cli(['lineage', out, gone.number, '--at', day]).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, and "${day}" is no day of the calendar \\(usage: `))
-    for (const day of ['2026-8-07', 'yesterday']) expect(cli(['lineage', out, gone.number, '--at', day]).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${day}" \\(usage: `))
-    expect(cli(['lineage', out, gone.number, '--at', '2004-02-29']).status).toBe(0)
+    for (const day of ['2026-02-30', '2026-13-01', '2025-02-29']) expect((await inProcess(['lineage', out, gone.number, '--at', day])).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, and "${day}" is no day of the calendar \\(usage: `))
+    for (const day of ['2026-8-07', 'yesterday']) expect((await inProcess(['lineage', out, gone.number, '--at', day])).stderr, day).toMatch(new RegExp(`^mtg-rules lineage: --at takes a date as YYYY-MM-DD, not "${day}" \\(usage: `))
+    expect((await inProcess(['lineage', out, gone.number, '--at', '2004-02-29'])).status).toBe(0)
     // Without --at: the newest release does not have it; the last one that did is shown, and said so.
-    const last = cli(['lineage', out, gone.number])
+    const last = await inProcess(['lineage', out, gone.number])
     expect(last.stdout.split('\n')[0]).toBe(`rule ${gone.number} is not in the rules in ${facts.at(-1)!.effective}, the newest release: it was last in ${lastRelease}, shown below`)
   })
 
@@ -423,11 +423,11 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const piped = mkdtempSync(join(tmpdir(), 'history-fifo-index-'))
     for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(piped, f))
     execFileSync('mkfifo', [join(piped, 'lineage-index.json')])
-    const fromFifo = cli(['lineage', piped, '701.5'])
+    const fromFifo = await inProcess(['lineage', piped, '701.5'])
     expect([fromFifo.status, fromFifo.stdout]).toEqual([0, answers[0]!.stdout])
   })
 
-  it('a number two rules hold in one release answers with both', () => {
+  it('a number two rules hold in one release answers with both', async () => {
     // The real rows of 2026-08-07 with 702.19's number given to 702.20 as well (as 2024-09-20 gave 702.175 twice).
     const newest = facts.at(-1)!.effective
     const copy = mkdtempSync(join(tmpdir(), 'history-duplicate-'))
@@ -435,11 +435,11 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const next = rows.find((r) => r.release === newest && r.number === '702.20')
     const edited = rows.map((r) => (r === next ? { ...r, number: '702.19' } : r))
     writeFileSync(join(copy, 'rules_history.jsonl'), edited.map((r) => JSON.stringify(r)).join('\n') + '\n')
-    const run = cli(['lineage', copy, '702.19', '--json'])
+    const run = await inProcess(['lineage', copy, '702.19', '--json'])
     expect(run.status).toBe(0)
     const json = JSON.parse(run.stdout)
     expect(json.lineages.map((l: { rule_id: string }) => l.rule_id)).toEqual([trample.rule_id, next.rule_id])
-    expect(cli(['lineage', copy, '702.19']).stdout.split('\n')[0]).toBe(`rule 702.19 in ${newest}, the newest release: 2 rules hold this number (${trample.rule_id}, ${next.rule_id})`)
+    expect((await inProcess(['lineage', copy, '702.19'])).stdout.split('\n')[0]).toBe(`rule 702.19 in ${newest}, the newest release: 2 rules hold this number (${trample.rule_id}, ${next.rule_id})`)
   })
 })
 

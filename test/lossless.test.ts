@@ -9,7 +9,7 @@ import { historyFolders } from '../src/history/history-table.js'
 import { normalizeRules } from '../src/text/normalize.js'
 import { parseDocument } from '../src/text/parse.js'
 import { decode, splitLines } from '../src/text/decode.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
 
 const textOf = (path: string) => decode(readBytes(path)).text
@@ -281,14 +281,14 @@ describe('history keeps re-issues apart', () => {
     ).toEqual(['2026-08-07~MagicCompRules 20260807 first issue', '2026-08-07', 'broken'])
   })
 
-  it('builds both texts of one effective date, oldest release first', () => {
+  it('builds both texts of one effective date, oldest release first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reissue-'))
     const newest = release('2026-08-07')
     copyFileSync(release('2001-07-23').path, join(dir, 'MagicCompRules 20010723.txt'))
     copyFileSync(newest.path, join(dir, 'MagicCompRules 20260807 first issue.txt'))
     writeFileSync(join(dir, newest.file), textOf(newest.path).replace(/\u2028/g, '\n'))
     const out = mkdtempSync(join(tmpdir(), 'history-'))
-    const result = cli(['history', dir, '--out', out])
+    const result = await inProcess(['history', dir, '--out', out])
     expect(result.status).toBe(0)
     const rows = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8'))
     expect(rows.map((r: { file: string; rules: number }) => [r.file, r.rules])).toEqual([
@@ -306,7 +306,7 @@ describe('history keeps re-issues apart', () => {
     // of that date is taken instead, in the date's folder; the run still says that one text failed.
     const firstIssue = rulesOf('2026-08-07~MagicCompRules 20260807 first issue')
     writeFileSync(join(dir, newest.file), textOf(newest.path).slice(0, 3000))
-    const failed = cli(['history', dir, '--out', out])
+    const failed = await inProcess(['history', dir, '--out', out])
     expect(failed.status).toBe(1)
     expect(failed.stderr).toContain(`history: ${newest.file}, the later file name of 2026-08-07, did not build: rules_history takes MagicCompRules 20260807 first issue.txt, of the same date, built in 2026-08-07/\n`)
     expect(failed.stderr).toMatch(/\(\d+ rows, 2 releases\)\n/)
@@ -319,7 +319,7 @@ describe('history keeps re-issues apart', () => {
     const other = mkdtempSync(join(tmpdir(), 'reissue-'))
     copyFileSync(newest.path, join(other, newest.file))
     writeFileSync(join(other, newest.file.toLowerCase()), textOf(newest.path).slice(0, 3000))
-    const afterwards = cli(['history', other, '--out', mkdtempSync(join(tmpdir(), 'history-'))])
+    const afterwards = await inProcess(['history', other, '--out', mkdtempSync(join(tmpdir(), 'history-'))])
     expect(afterwards.stdout.split('\n').slice(1, 3).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([['-', newest.file.toLowerCase(), 'FAILED'], ['2026-08-07', newest.file, 'ok']])
     expect(afterwards.stderr).toContain(`history: ${newest.file.toLowerCase()}, the later file name of 2026-08-07, did not build: rules_history takes ${newest.file}, of the same date, built in 2026-08-07/\n`)
     expect(afterwards.stderr).toMatch(/\(3162 rows, 1 release\)\n/)

@@ -14,7 +14,7 @@ import { writeArrow } from '../src/exports/arrow-write.js'
 import { validateFolder } from '../src/io/validate-folder.js'
 import { validateSource } from '../src/validate/validate.js'
 import { builtHistory } from './helpers/built.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { readBytes, release, releases, REPO } from './helpers/shared.js'
 
 // The one validation path must give, byte for byte, the reports the row-by-row ("exact") path gave
@@ -47,7 +47,7 @@ describe('one validation path, the oracle: the reports of the row-by-row path', 
   for (const r of releases()) {
     it(`${r.effective}: every table of the dataset folder, every format`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'oracle-'))
-      const built = cli(['build', r.path, '--out', dir, '--arrow', '--allow-errors'])
+      const built = await inProcess(['build', r.path, '--out', dir, '--arrow', '--allow-errors'])
       expect(built.status, built.stderr).toBeLessThanOrEqual(1)
       expect(readdirSync(dir).filter((n) => /\.(parquet|jsonl|csv|arrow)$/.test(n))).toHaveLength(16)
       record(`release ${r.effective}`, await outcome(() => validateFolder(dir, { strict: false, exact: false }), dir))

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { inProcess } from './helpers/cli.js'
 import { REPO, release } from './helpers/shared.js'
 
 const pipeline = (script: string, args: string[], env: Record<string, string> = {}) =>
@@ -47,7 +48,7 @@ describe('pipelines/regenerate.mjs (make release)', () => {
 })
 
 describe('make release on a fresh clone, then make dataset', () => {
-  it('finds the previous release in the archive when raw/ has none, and a rebuild of that release keeps its changelog', () => {
+  it('finds the previous release in the archive when raw/ has none, and a rebuild of that release keeps its changelog', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'fresh-'))
     const [archive, raw, out] = ['archive', 'raw', 'out'].map((d) => join(tmp, d)) as [string, string, string]
     mkdirSync(archive)
@@ -57,13 +58,12 @@ describe('make release on a fresh clone, then make dataset', () => {
     const changelog = readFileSync(join(out, 'CHANGELOG.md'), 'utf8')
     expect(changelog.split('\n')[0]).toBe('# Comprehensive Rules: 2026-06-19 → 2026-08-07')
     // make dataset builds the same text again: the release's changelog stays with its dataset.
-    const cli = (args: string[]) => spawnSync(process.execPath, [join(REPO, 'dist/bin/cli.js'), ...args], { encoding: 'utf8' })
-    const again = cli(['build', join(raw, release('2026-08-07').file), '--out', out])
+    const again = await inProcess(['build', join(raw, release('2026-08-07').file), '--out', out])
     expect(again.status).toBe(0)
     expect(again.stderr).toContain('build: kept CHANGELOG.md and changes.json (the same release)')
     expect(readFileSync(join(out, 'CHANGELOG.md'), 'utf8')).toBe(changelog)
     // Another release replaces the folder: the notes of the old one go with it, and it says so.
-    const other = cli(['build', release('2026-06-19').path, '--out', out])
+    const other = await inProcess(['build', release('2026-06-19').path, '--out', out])
     expect(other.status).toBe(0)
     expect(other.stderr).toContain('build: removed CHANGELOG.md and changes.json (it described the release this folder held before)')
     expect(existsSync(join(out, 'CHANGELOG.md'))).toBe(false)

@@ -151,7 +151,7 @@ describe('mtg-rules site with a folder it cannot use', () => {
     const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
-    const { cli } = await import('./helpers/cli.js')
+    const { cli, inProcess } = await import('./helpers/cli.js')
     const { datasetCopy } = await import('./helpers/built.js')
     const root = mkdtempSync(join(tmpdir(), 'site-bad-'))
     const dataset = datasetCopy('2026-08-07', root)
@@ -163,14 +163,14 @@ describe('mtg-rules site with a folder it cannot use', () => {
     const empty = join(root, 'empty')
     mkdirSync(empty)
     expect(run(empty)).toEqual([2, 1, false])
-    expect(cli(['site', empty, '--out', out]).stderr).toMatch(/^site: .*manifest\.json is missing: not a dataset folder/)
+    expect((await inProcess(['site', empty, '--out', out])).stderr).toMatch(/^site: .*manifest\.json is missing: not a dataset folder/)
     rmSync(join(dataset, 'report.json'))
     mkdirSync(join(dataset, 'report.json'))
     expect(run(dataset)).toEqual([2, 1, false])
     rmSync(join(dataset, 'report.json'), { recursive: true })
     writeFileSync(join(dataset, 'report.json'), '{"valid": true}')
     expect(run(dataset)).toEqual([2, 1, false])
-    expect(cli(['site', dataset, '--out', out]).stderr).toMatch(/is not a validation report/)
+    expect((await inProcess(['site', dataset, '--out', out])).stderr).toMatch(/is not a validation report/)
     // The report's schema decides: a count nested 200,000 arrays deep is refused by it (its text,
     // made for the page, overflowed the stack: exit 3); params, which the schema leaves open, may
     // hold anything, and only a string target is read.
@@ -178,9 +178,9 @@ describe('mtg-rules site with a folder it cannot use', () => {
     const report = (counts: string, params: string) => `{"valid":true,"strict":false,"source":{"file":"x","kind":"cr-text","table":"rules","rows":1},"notes":[],"counts":{"errors":0,"warnings":1,"byCode":{"dangling-reference":${counts}}},"diagnostics":[{"code":"dangling-reference","severity":"warning","message":"m","number":"100.1","params":${params}}]}`
     writeFileSync(join(dataset, 'report.json'), report(deep, '{}'))
     expect(run(dataset)).toEqual([2, 1, false])
-    expect(cli(['site', dataset, '--out', out]).stderr).toMatch(/report\.json is not a validation report \(\/counts\/byCode\/dangling-reference must be integer\)\n$/)
+    expect((await inProcess(['site', dataset, '--out', out])).stderr).toMatch(/report\.json is not a validation report \(\/counts\/byCode\/dangling-reference must be integer\)\n$/)
     writeFileSync(join(dataset, 'report.json'), report('1', `{"target":${deep}}`))
-    expect(cli(['site', dataset, '--out', out]).status).toBe(0)
+    expect((await inProcess(['site', dataset, '--out', out])).status).toBe(0)
     rmSync(out, { recursive: true })
     // So does each table's row schema: a rule's text that is a number, or examples nested 200,000
     // arrays deep (its text for the page overflowed the stack: exit 3), are refused, naming the row.
@@ -189,9 +189,9 @@ describe('mtg-rules site with a folder it cannot use', () => {
     const number = JSON.parse(rules[5]!).number
     withRow5(`{"number":"${number}","text":5,"examples":[],"index":5}`)
     expect(run(dataset)).toEqual([2, 1, false])
-    expect(cli(['site', dataset, '--out', out]).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /text must be string (validate it for the whole report)\n`)
+    expect((await inProcess(['site', dataset, '--out', out])).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /text must be string (validate it for the whole report)\n`)
     withRow5(`{"number":"${number}","text":"x","examples":${deep},"index":5}`)
-    expect(cli(['site', dataset, '--out', out]).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /examples/0 must be string (validate it for the whole report)\n`)
+    expect((await inProcess(['site', dataset, '--out', out])).stderr).toBe(`site: ${join(dataset, 'rules.jsonl')}: row 5: /examples/0 must be string (validate it for the whole report)\n`)
   }, 60_000)
 })
 
@@ -203,11 +203,11 @@ describe('an interrupted site', () => {
     const { tmpdir } = await import('node:os')
     const { join, relative } = await import('node:path')
     const { builtDataset } = await import('./helpers/built.js')
-    const { cli } = await import('./helpers/cli.js')
+    const { cli, inProcess } = await import('./helpers/cli.js')
     const { CLI } = await import('./helpers/shared.js')
     const parent = mkdtempSync(join(tmpdir(), 'site-interrupted-'))
     const site = join(parent, 'site')
-    expect(cli(['site', builtDataset('2026-08-07'), '--out', site]).status).toBe(0)
+    expect((await inProcess(['site', builtDataset('2026-08-07'), '--out', site])).status).toBe(0)
     const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
     const digest = () => Object.fromEntries(files(site).map((f) => [relative(site, f), createHash('sha256').update(readFileSync(f)).digest('hex')]))
     const before = digest()

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractReferences } from '../src/core/citations.js'
 import { launchChromium, watch } from './helpers/browser.js'
 import { builtDataset, builtHistory } from './helpers/built.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { REPO, releases } from './helpers/shared.js'
 
 // The website, tested in headless Chromium against the site of the newest shared release and the
@@ -19,8 +19,8 @@ const root = mkdtempSync(join(tmpdir(), 'site-'))
 const newest = releases().at(-1)!
 const jsonl = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
 
-function make(args: string[]) {
-  const run = cli(args)
+async function make(args: string[]) {
+  const run = await inProcess(args)
   if (run.status !== 0) throw new Error(`mtg-rules ${args.join(' ')}: exit ${run.status}: ${run.stderr}`)
   return run
 }
@@ -46,9 +46,9 @@ beforeAll(async () => {
   dataset = builtDataset(newest.effective)
   history = builtHistory().out
   danglingDataset = builtDataset('2009-07-11')
-  make(['site', dataset, '--out', site])
-  make(['site', history, '--out', historySite])
-  make(['site', danglingDataset, '--out', danglingSite])
+  await make(['site', dataset, '--out', site])
+  await make(['site', history, '--out', historySite])
+  await make(['site', danglingDataset, '--out', danglingSite])
   browser = await launchChromium()
 }, 240_000)
 
@@ -262,10 +262,10 @@ describe('every site', () => {
     }
   })
 
-  it('the same folder gives the same bytes', () => {
+  it('the same folder gives the same bytes', async () => {
     const again = join(root, 'site-again')
     // One line: the history's word-level changes all within their bound (no warning).
-    expect(make(['site', history, '--out', again]).stderr).toMatch(/^site: wrote \d+ pages and \d+ assets to [^\n]*\n$/)
+    expect((await make(['site', history, '--out', again])).stderr).toMatch(/^site: wrote \d+ pages and \d+ assets to [^\n]*\n$/)
     const digest = (dir: string) => Object.fromEntries(walk(dir).filter((f) => !f.includes('.mtg-rules-etl')).map((f) => [relative(dir, f), createHash('sha256').update(readFileSync(f)).digest('hex')]))
     expect(digest(again)).toEqual(digest(historySite))
   }, 60_000)

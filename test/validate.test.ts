@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import reportSchema from '../schemas/report.schema.json' with { type: 'json' }
 import { decode } from '../src/text/decode.js'
 import { validateSource } from '../src/validate/validate.js'
-import { cli } from './helpers/cli.js'
+import { inProcess } from './helpers/cli.js'
 import { writeHfExports } from './helpers/hf-exports.js'
 import { sampleRows } from './helpers/hf-sample.js'
 import { readBytes, releases } from './helpers/shared.js'
@@ -113,8 +113,8 @@ describe('validate on the public dataset layout, built from the samples', () => 
     expect(found('columns')).toEqual([])
   })
 
-  it('the CLI exits 1 on them, with GitHub annotations that name the rows', () => {
-    const run = cli(['validate', paths.csv, '--format', 'github'])
+  it('the CLI exits 1 on them, with GitHub annotations that name the rows', async () => {
+    const run = await inProcess(['validate', paths.csv, '--format', 'github'])
     expect(run.status).toBe(1)
     expect(run.stdout).toContain(`::error file=${paths.csv},line=201,title=duplicate-number 704.5a::rule 704.5a occurs 2 times (line 200, line 201)`)
   })

@@ -13,7 +13,7 @@ export interface Run {
   stderr: string
 }
 
-/** Run the compiled CLI (`make build` compiles it) as a user would. */
+/** Run the compiled CLI (`make build` compiles it) as a user would: a process of its own. */
 export function cli(args: string[], options: { cwd?: string; input?: string | Uint8Array; env?: Record<string, string> } = {}): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run make build first`)
   // A run that hangs fails the test (a synchronous spawn is beyond the test timeout's reach).
@@ -24,11 +24,24 @@ export function cli(args: string[], options: { cwd?: string; input?: string | Ui
 
 /**
  * Run a command in this process, through what the CLI runs (runCommand): for what a command answers,
- * where the process around it is not what is tested (a process's start costs ~0.3 s).
+ * where the process around it is not what is tested (a process's start, its bundle's loading and its
+ * code's first, cold run cost ~0.2 s a command). What the command writes to stderr as it goes (history's
+ * progress lines) comes first in `stderr`, as the process prints it. Standard input is not read here:
+ * `validate -` is run with cli().
  */
 export async function inProcess(args: string[]): Promise<Run> {
-  const run = await runCommand(args)
-  return { status: run.exitCode, stdout: run.stdout, stderr: run.stderr }
+  const write = process.stderr.write
+  let printed = ''
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    printed += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
+    return true
+  }) as typeof process.stderr.write
+  try {
+    const run = await runCommand(args)
+    return { status: run.exitCode, stdout: run.stdout, stderr: printed + run.stderr }
+  } finally {
+    process.stderr.write = write
+  }
 }
 
 /** sha256 of every file in a folder (hidden ones too), to prove a failed run changed nothing. */

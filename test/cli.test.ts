@@ -229,6 +229,32 @@ describe('mtg-rules validate', () => {
     expect((await inProcess(['validate', join(tmp, 'plain.jsonl.gz')])).stderr).toBe(`read: ${join(tmp, 'plain.jsonl.gz')} is not a readable gzip file (incorrect header check)\n`)
   })
 
+  it('reads a .json file of JSON Lines (as Hugging Face datasets and pyarrow read one): the same report, with a note', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'json-lines-'))
+    const report = async (path: string) => JSON.parse((await inProcess(['validate', path, '--json'])).stdout)
+    const note = 'read as JSON Lines (one object a line), as Hugging Face datasets and pyarrow read a .json file'
+    // Named after its table (a companion checked against the rules.json beside it), told by its
+    // columns (a Hugging Face data file), gzip-compressed.
+    mkdirSync(join(dir, 'packed'))
+    const cases: [string, string, (b: Buffer) => Uint8Array][] = [
+      ['rules.jsonl', 'rules.json', (b) => b],
+      ['glossary.jsonl', 'glossary.json', (b) => b],
+      ['rules.jsonl', 'train-00000-of-00001.json', (b) => b],
+      ['rules.jsonl', 'packed/rules.json.gz', (b) => gzipSync(b)],
+    ]
+    for (const [name, as, pack] of cases) {
+      writeFileSync(join(dir, as), pack(readFileSync(join(out, name))))
+      const plain = await report(join(out, name))
+      expect(await report(join(dir, as)), as).toEqual({ ...plain, source: { ...plain.source, file: join(dir, as) }, notes: [note, ...plain.notes] })
+    }
+    // One JSON document, not a line a row: refused as a .jsonl file of it is; a manifest or report alone is no export.
+    writeFileSync(join(dir, 'rows.json'), JSON.stringify(readFileSync(join(out, 'rules.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))))
+    expect((await inProcess(['validate', join(dir, 'rows.json')])).stderr).toBe(`read: ${join(dir, 'rows.json')}: line 1 is not a JSON object: the file is a JSON array, not JSON Lines (one object a line; pandas writes it with to_json(orient="records", lines=True))\n`)
+    // A folder is not searched for them (mtg-rules keeps its own .json files beside the exports): said so.
+    expect((await inProcess(['validate', join(dir, 'packed')])).stderr).toMatch(/^validate: .*packed holds no dataset \(.*\); it holds 1 \.json file: one of JSON Lines is read when given by its path\n$/)
+    expect((await inProcess(['validate', join(out, 'report.json')])).stderr).toMatch(/^read: cannot tell the format of .*report\.json: .*; mtg-rules writes report\.json beside the exports, and it holds no rows \(usage: /)
+  })
+
   it('exits 2 on an export it cannot read', async () => {
     const notParquet = join(tmp, 'fake.parquet')
     writeFileSync(notParquet, 'number,text\n')

@@ -124,9 +124,11 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   const hasManifest = existsSync(join(dir, 'manifest.json'))
   if (names.length === 0 && !hasManifest) {
     // A folder of CR texts (an archive such as raw/) is a likely mistake: say what checks those.
-    const texts = readdirSync(dir).filter((n) => /\.txt$/i.test(n)).length
+    // So is a folder of .json files (Hugging Face's JSON Lines), read only when each is given by its path.
+    const [texts, jsons] = [/\.txt$/i, /\.json(?:\.gz)?$/i].map((p) => readdirSync(dir).filter((n) => p.test(n)).length) as [number, number]
     const archive = texts === 0 ? '' : `; it holds ${texts} .txt ${plural(texts, 'file')}: validate each by its path, or mtg-rules history DIR builds and validates them all`
-    throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)${archive}`)
+    const json = jsons === 0 ? '' : `; it holds ${jsons} .json ${plural(jsons, 'file')}: one of JSON Lines is read when given by its path`
+    throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)${archive}${json}`)
   }
   const reports: Report[] = []
   // The companions are checked against the numbers of a rules file, taken as it is validated (each

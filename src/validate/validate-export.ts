@@ -34,20 +34,24 @@ export const GZIP_EXTENSIONS = EXPORT_EXTENSIONS.filter(([, format]) => GZIP_FOR
 /** An export's name, gzip-compressed or not (`rules.jsonl`, `rules.jsonl.gz`). */
 export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$`, 'i')
 
+/** The JSON files mtg-rules writes beside the exports (a dataset folder's, a history's, raw/'s): no rows. */
+const OWN_JSON = /(?:^|[/\\])(manifest|report|changes|history|lineage-index|bench|index)\.json$/i
+
 /**
  * Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS).
  * A JSONL or CSV export may be gzip-compressed (`.jsonl.gz`); Parquet and Arrow compress their own
- * pages, and a CR text is read as published.
+ * pages, and a CR text is read as published. A `.json` file given by its path is read as JSON Lines,
+ * as Hugging Face datasets and pyarrow read one (a file of one JSON document is then refused as a
+ * `.jsonl` one is); folders are not searched for `.json` files, where mtg-rules keeps its own.
  */
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(withoutGzip(name))?.[1]?.toLowerCase()
-  const format = ext === 'txt' ? 'cr-text' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  const own = ext === 'json' ? OWN_JSON.exec(withoutGzip(name))?.[1]?.toLowerCase() : undefined
+  const format = ext === 'txt' ? 'cr-text' : ext === 'json' && own === undefined ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format && isGzipped(name) && !GZIP_FORMATS.includes(format)) throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
-  // What a .json file likely is: a dataset folder's manifest (checked with its folder), or rows saved
-  // as one JSON document.
-  const json = ext !== 'json' ? '' : /(^|[/\\])manifest\.json$/i.test(name) ? '; a manifest is checked with its folder: validate the folder' : '; JSON is read as JSON Lines (.jsonl: one object a line)'
-  throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}${json}`)
+  const why = own === 'manifest' ? '; a manifest is checked with its folder: validate the folder' : own ? `; mtg-rules writes ${own}.json beside the exports, and it holds no rows` : ''
+  throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}${why}`)
 }
 
 /** How many first bytes sourceKindOfContent reads. */

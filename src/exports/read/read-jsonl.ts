@@ -1,7 +1,7 @@
 import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { MAX_JSON_NESTING, MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
-import { detectTable, shownColumn } from '../../core/tables.js'
+import { detectTable, shownColumn, withoutGzip } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import type { ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
@@ -44,6 +44,8 @@ function nesting(line: string): number {
 
 // A file that is one JSON array (pretty-printed or not) rather than an object a line.
 const NOT_JSON_LINES = `: the file is a JSON array, not JSON Lines (one object a line; pandas writes it with to_json(orient="records", lines=True))`
+
+const JSON_NAMED = 'read as JSON Lines (one object a line), as Hugging Face datasets and pyarrow read a .json file'
 
 // A file of pretty-printed objects (jq without -c writes them so): its first line is a lone `{`.
 const ONE_OBJECT_ON_MANY_LINES = `: the first object is written over several lines (pretty-printed), and JSON Lines has one object a line (jq -c writes them so)`
@@ -158,5 +160,7 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
     const shown = [...late].map(shownColumn)
     return [diagnostics.columns(`unknown ${plural(late.size, 'column')} on later rows: ${shown.join(', ')}`, { unknown: shown })]
   }
-  return { ...mapping.info, batches: batches(), lateDiagnostics, close: () => {} }
+  // A `.json` file is read as JSON Lines, as Hugging Face datasets and pyarrow read one: said so.
+  const notes = /\.json$/i.test(withoutGzip(name)) ? [JSON_NAMED, ...mapping.info.notes] : mapping.info.notes
+  return { ...mapping.info, notes, batches: batches(), lateDiagnostics, close: () => {} }
 }

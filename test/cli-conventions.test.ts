@@ -66,7 +66,7 @@ describe('help and version, like git and ripgrep', () => {
 
   it('names every export extension validate takes, in its help and its errors (.ndjson and .feather were left out)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-dataset-'))
-    const said = [(await inProcess(['validate', '--help'])).stdout, (await inProcess(['validate', 'rules.json'])).stderr, (await inProcess(['validate', empty])).stderr]
+    const said = [(await inProcess(['validate', '--help'])).stdout, (await inProcess(['validate', 'rules.xlsx'])).stderr, (await inProcess(['validate', empty])).stderr]
     for (const text of said) for (const [ext] of EXPORT_EXTENSIONS) expect(text, text).toMatch(new RegExp(`\\.${ext}\\b`))
   })
 

@@ -20,7 +20,8 @@ Options:
   validate: `Usage: mtg-rules validate PATH... [--json | --format text|json|github] [--strict] [--rules RULES_FILE] [--recursive] [--exact]
 
 Check CR text (.txt), exports of any table (${EXPORT_EXTENSIONS_SAID}; JSONL and CSV
-also gzip-compressed, .jsonl.gz), or a dataset folder (every table in it, companions against the
+also gzip-compressed, .jsonl.gz; a .json file given by its path is read as JSON Lines, as Hugging
+Face datasets reads it), or a dataset folder (every table in it, companions against the
 rules beside them, manifest.json verified); - reads standard input, its format told by its first
 bytes. Every row of a file goes through every check once; the row schemas in schemas/ decide what
 a valid row is.

@@ -209,7 +209,7 @@ describe('a dataset folder holding exports not named after a table', () => {
     for (const [from, to] of [['rules.jsonl', 'rules.jsonl'], ['glossary.csv', 'glossary.csv'], ['rules.jsonl', 'rules-2024.jsonl'], ['glossary.csv', 'terms.csv']]) cpSync(join(built, from!), join(out, to!))
     const run = await inProcess(['validate', out])
     expect(run.status).toBe(0)
-    expect(run.stderr).toBe(`validate: ${out}: not checked: rules-2024.jsonl, terms.csv (their names are no table's: validate each by its path)\n`)
+    expect(run.stderr).toBe(`validate: ${out}: not checked: rules-2024.jsonl, terms.csv (their names are no table's: validate each by its path)\nvalidate: 2 files checked, all valid\n`)
     expect(run.stdout).not.toContain('rules-2024.jsonl')
     // Named, it is checked.
     expect((await inProcess(['validate', join(out, 'terms.csv')])).stdout).toMatch(/terms\.csv: valid, \d+ rows/)
@@ -218,7 +218,7 @@ describe('a dataset folder holding exports not named after a table', () => {
     const history = builtHistory().out
     const folders = readdirSync(history, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
     expect(folders).toEqual(releases().map((r) => r.effective))
-    expect((await inProcess(['validate', history])).stderr).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate each by its path, or the folder with --recursive)\n`)
+    expect((await inProcess(['validate', history])).stderr.split('\n')[0]).toBe(`validate: ${history}: not checked: ${folders.length} dataset folders inside it, ${folders[0]}/ … ${folders.at(-1)}/ (validate each by its path, or the folder with --recursive)`)
     // One folder: named; a folder holding no dataset (notes/): not named.
     const one = mkdtempSync(join(tmpdir(), 'one-inside-'))
     cpSync(built, join(one, 'out'), { recursive: true })
@@ -238,9 +238,13 @@ describe('validate --recursive', () => {
     cpSync(builtDataset('2026-08-07'), join(parent, 'by-year', '2026', 'august'), { recursive: true })
     rmSync(join(parent, 'by-year', '2026', 'june', 'glossary.csv'))
     const flat = await inProcess(['validate', parent])
-    expect([flat.status, flat.stderr]).toEqual([0, `validate: ${parent}: not checked: 2 dataset folders inside it, by-year/2026/august/, by-year/2026/june/ (validate each by its path, or the folder with --recursive)\n`])
+    const files = flat.stdout.split('\n').filter((l) => /: (valid|INVALID), /.test(l)).length
+    expect([flat.status, flat.stderr]).toEqual([0, `validate: ${parent}: not checked: 2 dataset folders inside it, by-year/2026/august/, by-year/2026/june/ (validate each by its path, or the folder with --recursive)\nvalidate: ${files} files checked, all valid\n`])
     const nested = await inProcess(['validate', parent, '--recursive', '--json'])
     expect([nested.status, nested.stderr]).toEqual([1, ''])
+    // In text, the run's verdict ends it: how many files, and which failed (the reports above say why).
+    const said = await inProcess(['validate', parent, '--recursive'])
+    expect([said.status, said.stderr]).toEqual([1, `validate: ${JSON.parse(nested.stdout).length} files checked: 1 invalid (${join(parent, 'by-year/2026/june/manifest.json')}), ${JSON.parse(nested.stdout).length - 1} valid\n`])
     const byFolder = (JSON.parse(nested.stdout) as { source: { file: string }; valid: boolean }[]).map((r) => [r.source.file.slice(parent.length + 1).replace(/\/?[^/]+$/, ''), r.source.file.replace(/^.*\//, ''), r.valid])
     // The folder first, then those below in order of their paths, each one's files as validate DIR gives them; only june's manifest fails.
     expect([...new Set(byFolder.map(([folder]) => folder))]).toEqual(['', 'by-year/2026/august', 'by-year/2026/june'])
@@ -254,7 +258,7 @@ describe('validate --recursive', () => {
     // first 1,000 looked into; the walk stops at its limit, which --recursive (10,000) refuses past.
     const crowded = datasetCopy('2026-08-07')
     for (let i = 0; i <= 1000; i++) mkdirSync(join(crowded, 'many', String(i).padStart(4, '0')), { recursive: true })
-    expect((await inProcess(['validate', crowded])).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\n`)
+    expect((await inProcess(['validate', crowded])).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\nvalidate: ${files} files checked, all valid\n`)
     const { datasetFoldersInside } = await import('../src/io/validate-folder.js')
     expect(datasetFoldersInside(crowded, 10)).toEqual({ found: [], complete: false })
     expect(datasetFoldersInside(parent, 4)).toEqual({ found: ['by-year/2026/august', 'by-year/2026/june'], complete: true })

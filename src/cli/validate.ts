@@ -88,7 +88,18 @@ export async function run(args: string[]): Promise<CommandResult> {
   // The worst outcome: a file that could not be read at all is unusable input (2), even beside others;
   // so is a job summary asked for and not written (as GitHub's own toolkit fails then).
   const unusable = summaryFailure !== '' || reports.some((r) => r.diagnostics.some((d) => d.code === 'unreadable'))
-  return ok(text === '' ? '' : text + '\n', skipped.join('') + summaryFailure, unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
+  const verdict = format === 'json' ? '' : verdictLine(reports)
+  return ok(text === '' ? '' : text + '\n', skipped.join('') + summaryFailure + verdict, unusable ? 2 : reports.every((r) => r.valid) ? 0 : 1)
+}
+
+/** The run's verdict in one line, when it checked more than one file: how many, and which failed. */
+function verdictLine(reports: Report[]): string {
+  if (reports.length < 2) return ''
+  const failed = reports.filter((r) => !r.valid).map((r) => safeText(r.source.file))
+  const checked = `validate: ${thousands(reports.length)} files checked`
+  if (failed.length === 0) return `${checked}, all valid\n`
+  const named = failed.length <= 3 ? failed.join(', ') : `${failed.slice(0, 3).join(', ')} and ${thousands(failed.length - 3)} more`
+  return `${checked}: ${thousands(failed.length)} invalid (${named}), ${thousands(reports.length - failed.length)} valid\n`
 }
 
 /** Append the job summary to `path` ($GITHUB_STEP_SUMMARY) when set: '' when written, else the line saying why not. */

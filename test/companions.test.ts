@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
@@ -14,6 +14,7 @@ import { RULES_TABLE, TABLES, type ColumnType } from '../src/core/tables.js'
 import { validateSource } from '../src/validate/validate.js'
 import { validateFolder } from '../src/io/validate-folder.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
+import { writeCsv } from '../src/exports/csv-write.js'
 import { duck, lit } from './helpers/duckdb.js'
 import { inProcess } from './helpers/cli.js'
 import { readBytes, release, releases } from './helpers/shared.js'
@@ -188,6 +189,21 @@ describe('companions of CR 2025-02-07', () => {
     const run = await inProcess(['validate', join(alone, 'rules_meta.jsonl'), '--json'])
     expect(run.status).toBe(1)
     expect(JSON.parse(run.stdout).diagnostics.filter((d: { code: string }) => d.code === 'unknown-number').map((d: { number: string }) => d.number)).toEqual(['100.2a'])
+  })
+
+  it('a companion given alone whose rules beside it cannot be read: checked against the next rules file, or without, and said so (it was exit 2 about the rules file)', async () => {
+    const alone = mkdtempSync(join(tmpdir(), 'companions-broken-rules-'))
+    const rules = readFileSync(join(dir, 'rules.jsonl'), 'utf8').split('\n')
+    writeFileSync(join(alone, 'rules.jsonl'), rules.join('\n').slice(0, 5000))
+    writeFileSync(join(alone, 'rules.csv'), writeCsv(RULES_TABLE, rules.filter((l) => l !== '' && !l.startsWith('{"number":"100.2a"')).map((l) => JSON.parse(l))))
+    cpSync(join(dir, 'rules_meta.jsonl'), join(alone, 'rules_meta.jsonl'))
+    const broken = (await inProcess(['validate', join(alone, 'rules.jsonl')])).stderr.trimEnd()
+    const report = async () => JSON.parse((await inProcess(['validate', join(alone, 'rules_meta.jsonl'), '--json'])).stdout) as { valid: boolean; notes: string[]; diagnostics: { code: string; number: string }[] }
+    const against = await report()
+    expect([against.valid, against.diagnostics.filter((d) => d.code === 'unknown-number').map((d) => d.number), against.notes]).toEqual([false, ['100.2a'], [`the rules beside it, ${join(alone, 'rules.jsonl')}, could not be read (${broken}): checked against ${join(alone, 'rules.csv')}`]])
+    rmSync(join(alone, 'rules.csv'))
+    const without = await report()
+    expect([without.valid, without.notes]).toEqual([true, [`the rules beside it, ${join(alone, 'rules.jsonl')}, could not be read (${broken})`, 'no rules table given: the numbers it names were not checked against the rules']])
   })
 })
 

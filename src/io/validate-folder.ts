@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { basename, dirname, join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { KnownRules } from '../checks/companion.js'
 import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { MAX_FOLDER_DEPTH } from '../core/limits.js'
 import { makeReport, type Report } from '../core/report.js'
-import { ALL_TABLES, HISTORY_RUNS_FILE, RULES_TABLE, TABLES, tableNamed } from '../core/tables.js'
-import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, GZIP_EXTENSIONS, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { ALL_TABLES, HISTORY_RUNS_FILE } from '../core/tables.js'
+import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
+import { firstReadableRules, rulesFilesBeside } from '../validate/companion-rules.js'
 import { describeFsError } from './fs-errors.js'
 import { checkParquetFrame, inputFileChunks, MAX_EXPORT_BYTES, MAX_TEXT_BYTES, readInputFile, readOneSet, isWithin } from './files.js'
 import { plural } from '../core/words.js'
@@ -37,9 +38,11 @@ export async function validateFile(file: string, { strict }: ValidateHow, rules?
   if (sourceKindOf(file) === 'parquet') checkParquetFrame(file)
   const chunks = await inputFileChunks(file, MAX_EXPORT_BYTES)
   if (rules) return validateExportStream(file, chunks, { strict, ...rules })
-  const beside = companionRulesFile(file)
-  const known = beside === null ? undefined : await readKnownRules(beside)
-  return validateExportStream(file, chunks, { strict, ...(known ? { knownRules: known } : {}) })
+  // Else the rules beside it: the first that can be read, one that cannot said in a note.
+  const beside = await firstReadableRules(rulesFilesBeside(file).filter((p) => existsSync(p)), readKnownRules)
+  const report = await validateExportStream(file, chunks, { strict, ...(beside.known ? { knownRules: beside.known } : {}) })
+  report.notes.unshift(...beside.notes)
+  return report
 }
 
 /** Where a companion's rules come from: a folder's as they become known (or the file they are taken from), or --rules. */
@@ -270,16 +273,6 @@ function huggingFaceFiles(root: string, dir: string): string[] {
     }
   })()
   return [...filesIn('.'), ...configs.flatMap(filesIn)]
-}
-
-// A companion file (glossary.jsonl, …) is checked against the rules export beside it, if any.
-function companionRulesFile(file: string): string | null {
-  const name = basename(file)
-  const table = tableNamed(name.toLowerCase())
-  if (table === undefined || table === RULES_TABLE || !TABLES.includes(table)) return null
-  // Its own format first (`.jsonl`, `.jsonl.gz`), then the quickest to read, then the gzip-compressed ones.
-  const candidates = [name.slice(table.name.length), ...EXPORT_EXTENSIONS.map(([ext]) => `.${ext}`), ...GZIP_EXTENSIONS.map((ext) => `.${ext}`)].map((ext) => join(dirname(file), `rules${ext}`))
-  return candidates.find((p) => existsSync(p)) ?? null
 }
 
 /** The rule numbers of a rules export, for checking a companion file against them. */

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -230,6 +230,28 @@ describe('a dataset folder holding exports not named after a table', () => {
 })
 
 describe('validate --recursive', () => {
+  it('a folder below that cannot be listed (permission denied) is said, never passed over unsaid', () => {
+    // Run as a user the folder refuses: root drops the capabilities that let it list any folder.
+    const asUser = (args: string[]) => {
+      const command = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath] : [process.execPath]
+      const r = spawnSync(command[0]!, [...command.slice(1), CLI, ...args], { encoding: 'utf8' })
+      return { status: r.status, stderr: r.stderr }
+    }
+    const parent = mkdtempSync(join(tmpdir(), 'unlisted-'))
+    cpSync(builtDataset('2026-08-07'), join(parent, 'open', 'out'), { recursive: true })
+    mkdirSync(join(parent, 'locked', 'inner'), { recursive: true })
+    chmodSync(join(parent, 'locked'), 0)
+    try {
+      const line = `validate: ${parent}: 1 folder below it could not be listed, so not looked into for datasets: locked/ (permission denied)`
+      const named = asUser(['validate', parent])
+      expect([named.status, named.stderr.split('\n')]).toEqual([2, [`validate: ${parent} holds no dataset itself, and 1 dataset folder below it: open/out/: validate it by its path, or the folder with --recursive; ${line.slice(line.indexOf(' 1 folder') + 1)}`, '']])
+      const checked = asUser(['validate', parent, '--recursive'])
+      expect([checked.status, checked.stderr.split('\n')[0]]).toEqual([0, line])
+    } finally {
+      chmodSync(join(parent, 'locked'), 0o755)
+    }
+  })
+
   it('checks a folder and every dataset folder below it, each file once; one that fails is said in its own reports', async () => {
     // A dataset, and two more two levels below it (one damaged); without --recursive those are named.
     const parent = datasetCopy('2026-08-07')
@@ -260,9 +282,9 @@ describe('validate --recursive', () => {
     for (let i = 0; i <= 1000; i++) mkdirSync(join(crowded, 'many', String(i).padStart(4, '0')), { recursive: true })
     expect((await inProcess(['validate', crowded])).stderr).toBe(`validate: ${crowded}: of the folders below it, the first 1,000 were looked into for datasets, not the others\nvalidate: ${files} files checked, all valid\n`)
     const { datasetFoldersInside } = await import('../src/io/validate-folder.js')
-    expect(datasetFoldersInside(crowded, 10)).toEqual({ found: [], complete: false })
-    expect(datasetFoldersInside(parent, 4)).toEqual({ found: ['by-year/2026/august', 'by-year/2026/june'], complete: true })
-    expect(datasetFoldersInside(parent, 3)).toEqual({ found: ['by-year/2026/august'], complete: false })
+    expect(datasetFoldersInside(crowded, 10)).toEqual({ found: [], complete: false, unlisted: [] })
+    expect(datasetFoldersInside(parent, 4)).toEqual({ found: ['by-year/2026/august', 'by-year/2026/june'], complete: true, unlisted: [] })
+    expect(datasetFoldersInside(parent, 3)).toEqual({ found: ['by-year/2026/august'], complete: false, unlisted: [] })
     const refused = await inProcess(['validate', above])
     expect([refused.status, refused.stderr]).toEqual([2, `validate: ${above} holds no dataset itself, and 2 dataset folders below it: 2026/august/, 2026/june/: validate each by its path, or the folder with --recursive\n`])
   })

@@ -49,7 +49,10 @@ export async function run(args: string[]): Promise<CommandResult> {
         const below = datasetFoldersInside(path, values.recursive ? MAX_FOLDERS_CHECKED : MAX_FOLDERS_NAMED)
         if (values.recursive && !below.complete) throw new EtlError('INPUT_TOO_LARGE', `validate: ${path} holds more than ${thousands(MAX_FOLDERS_CHECKED)} folders below it: give its dataset folders by their paths`)
         const inside = below.found
-        if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside, 'below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive`)
+        // Never passed over unsaid: a folder below that could not be listed (permission denied).
+        const unlisted = below.unlisted.length === 0 ? '' : `${thousands(below.unlisted.length)} ${plural(below.unlisted.length, 'folder')} below it could not be listed, so not looked into for datasets: ${below.unlisted.slice(0, 3).map(safeText).join(', ')}${below.unlisted.length > 3 ? ', …' : ''}`
+        if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside, 'below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive${unlisted && `; ${unlisted}`}`)
+        if (unlisted) skipped.push(`validate: ${safeText(path)}: ${unlisted}\n`)
         // --recursive: the folder (when it holds a dataset itself) and every dataset folder below it,
         // each in its own reports; one that cannot be read is an error in its own, the rest go on.
         const folders = values.recursive ? [...(inside.length === 0 || holdsDataset(path) ? [path] : []), ...inside.map((sub) => join(path, sub))] : [path]

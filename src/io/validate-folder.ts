@@ -94,23 +94,28 @@ export function holdsDataset(dir: string): boolean {
 /**
  * The folders below `dir` (to MAX_FOLDER_DEPTH) that hold a dataset of their own, such as a history
  * folder's release folders, as paths under it, in order; `complete` is false when more than `limit`
- * folders would have had to be looked into. Links are not followed; hidden folders, and a Hugging
- * Face layout's data/ (its files are the folder's own), are passed over.
+ * folders would have had to be looked into; `unlisted`, those below it that could not be listed
+ * (`locked/ (permission denied)`). Links are not followed; hidden folders, and a Hugging Face
+ * layout's data/ (its files are the folder's own), are passed over.
  */
-export function datasetFoldersInside(dir: string, limit: number): { found: string[]; complete: boolean } {
+export function datasetFoldersInside(dir: string, limit: number): { found: string[]; complete: boolean; unlisted: string[] } {
   const found: string[] = []
+  const unlisted: string[] = []
   let seen = 0
   let complete = true
-  const foldersIn = (here: string): Dirent[] => {
+  const foldersIn = (sub: string): Dirent[] => {
     try {
-      const own = folderExports(here).checked
-      return readdirSync(here, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`)))
-    } catch {
+      const entries = readdirSync(sub === '' ? dir : join(dir, sub), { withFileTypes: true })
+      const own = folderExports(sub === '' ? dir : join(dir, sub)).checked
+      return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`)))
+    } catch (e) {
+      // The folder given itself is validate DIR's to report.
+      if (sub !== '') unlisted.push(`${sub}/ (${describeFsError(e)})`)
       return []
     }
   }
   const visit = (sub: string, depth: number) => {
-    for (const e of foldersIn(sub === '' ? dir : join(dir, sub)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const e of foldersIn(sub).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (!complete || ++seen > limit) return void (complete = false)
       const path = sub === '' ? e.name : `${sub}/${e.name}`
       if (holdsDataset(join(dir, path))) found.push(path)
@@ -118,7 +123,7 @@ export function datasetFoldersInside(dir: string, limit: number): { found: strin
     }
   }
   visit('', 1)
-  return { found, complete }
+  return { found, complete, unlisted }
 }
 
 async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report[]> {

@@ -284,10 +284,12 @@ describe('Parquet from other writers and of many row groups', () => {
   it.each(['zstd', 'gzip', 'brotli', 'lz4_raw', 'snappy'])('a %s-compressed file written by DuckDB validates', async (codec) => {
     const { duck, lit } = await import('./helpers/duckdb.js')
     const file = join(tmp, `duck-${codec}.parquet`)
-    await duck(`COPY (SELECT * FROM read_json(${lit(jsonl())}, columns = {number: 'VARCHAR', text: 'VARCHAR', examples: 'VARCHAR[]', index: 'BIGINT'})) TO ${lit(file)} (FORMAT parquet, COMPRESSION ${codec})`)
+    // DuckDB's brotli takes ~1.3 s to write the 3,162 rules (the others ~0.05 s): its first 400 test the codec as well.
+    const rows = codec === 'brotli' ? 400 : 3162
+    await duck(`COPY (SELECT * FROM read_json(${lit(jsonl())}, columns = {number: 'VARCHAR', text: 'VARCHAR', examples: 'VARCHAR[]', index: 'BIGINT'}) LIMIT ${rows}) TO ${lit(file)} (FORMAT parquet, COMPRESSION ${codec})`)
     const r = run(['validate', file, '--json'])
     expect(r.status, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout).source).toMatchObject({ kind: 'parquet', table: 'rules', rows: 3162 })
+    expect(JSON.parse(r.stdout).source).toMatchObject({ kind: 'parquet', table: 'rules', rows })
   })
 
   it('a 250,000-row file is read row group by row group, positions running on across groups', async () => {

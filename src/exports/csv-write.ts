@@ -1,4 +1,5 @@
 import type { ColumnSpec, TableRow, TableSpec } from '../core/tables.js'
+import { Utf8Text } from './utf8-text.js'
 
 const NEEDS_QUOTES = /[",\r\n]/
 const QUOTE = /"/g
@@ -20,11 +21,12 @@ function field(column: ColumnSpec, value: TableRow[string] | undefined): string 
  */
 export function writeCsv(table: TableSpec, rows: TableRow[]): Uint8Array {
   const columns = table.columns
-  let out = columns.map((c) => csvField(c.name)).join(',') + '\r\n'
+  const out = new Utf8Text(rows.length * 300)
+  out.add(columns.map((c) => csvField(c.name)).join(',') + '\r\n')
   for (const row of rows) {
     let line = ''
     for (let i = 0; i < columns.length; i++) line += (i === 0 ? '' : ',') + field(columns[i]!, row[columns[i]!.name])
-    out += line + '\r\n'
+    out.add(line + '\r\n')
   }
-  return Buffer.from(out, 'utf8')
+  return out.bytes()
 }

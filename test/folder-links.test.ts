@@ -314,6 +314,19 @@ describe('a dataset folder in a Hugging Face layout', () => {
     const run = await inProcess(['validate', flat])
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('train-00000-of-00001.parquet: valid, 3162 rows')
+    // One config, its files in data/ itself (Hugging Face's usual layout), and JSON Lines as .json
+    // there (Hugging Face's loader reads them so; at the top, .json files are metadata, ours among them).
+    const single = join(root, 'single')
+    mkdirSync(join(single, 'data'), { recursive: true })
+    writeFileSync(join(single, 'data', 'train-00000-of-00001.parquet'), readFileSync(join(out, 'rules.parquet')))
+    writeFileSync(join(single, 'data', 'test.json'), readFileSync(join(out, 'rules.jsonl')))
+    writeFileSync(join(single, 'dataset_infos.json'), '{}')
+    const one = await inProcess(['validate', single, '--json'])
+    expect([one.status, one.stderr]).toEqual([0, ''])
+    expect((JSON.parse(one.stdout) as { source: { file: string; table: string; rows: number } }[]).map((r) => [r.source.file.slice(single.length + 1), r.source.table, r.source.rows])).toEqual([
+      ['data/test.json', 'rules', 3162],
+      ['data/train-00000-of-00001.parquet', 'rules', 3162],
+    ])
     // A config folder that is a link out of the dataset is not followed.
     const linked = join(root, 'linked')
     mkdirSync(join(linked, 'data'), { recursive: true })

@@ -261,18 +261,21 @@ function isFileInside(root: string, dir: string, name: string): boolean {
 const rank = (name: string) => (name.startsWith('rules.') || name.startsWith('data/rules/') ? 0 : 1)
 
 
-/** The export files of a folder in a Hugging Face layout, as paths inside it (never a link out of it). */
+/**
+ * A Hugging Face layout's export files, as paths inside `dir` (never a link out): at its top, else in data/ and each
+ * data/<config>/, where .json is JSON Lines too, as Hugging Face reads it (at the top it is metadata, ours among it).
+ */
 function huggingFaceFiles(root: string, dir: string): string[] {
   const filesIn = (sub: string) => {
     try {
-      return readdirSync(join(dir, sub)).filter((n) => EXPORT_FILE.test(n) && isFileInside(root, dir, sub === '.' ? n : `${sub}/${n}`)).map((n) => (sub === '.' ? n : `${sub}/${n}`))
+      return readdirSync(join(dir, sub)).filter((n) => (EXPORT_FILE.test(n) || (sub !== '.' && /\.json(?:\.gz)?$/i.test(n))) && isFileInside(root, dir, sub === '.' ? n : `${sub}/${n}`)).map((n) => (sub === '.' ? n : `${sub}/${n}`))
     } catch {
       return []
     }
   }
   const configs = filesIn('.').length > 0 ? [] : (() => {
     try {
-      return readdirSync(join(dir, 'data'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `data/${e.name}`)
+      return ['data', ...readdirSync(join(dir, 'data'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `data/${e.name}`)]
     } catch {
       return []
     }

@@ -128,6 +128,9 @@ export const isGzipped = (name: string): boolean => /\.gz$/i.test(name)
 /** A file's name without its `.gz`: the name of what it unpacks to. */
 export const withoutGzip = (name: string): string => name.replace(/\.gz$/i, '')
 
+/** Whether a file is named `.json` (or `.json.gz`): JSON Lines when it is a data file (validate-export.ts). */
+export const isJsonNamed = (name: string): boolean => /\.json$/i.test(withoutGzip(name))
+
 /** The table a file holds: `glossary.jsonl` → glossary; otherwise the table whose columns it has. */
 export function detectTable(name: string, columns: string[]): TableSpec {
   const byName = tableNamed(name)

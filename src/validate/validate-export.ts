@@ -1,5 +1,5 @@
 import { EtlError } from '../core/errors.js'
-import { isGzipped, tableNamed, withoutGzip } from '../core/tables.js'
+import { isGzipped, isJsonNamed, tableNamed, withoutGzip } from '../core/tables.js'
 import type { ExportFormat } from '../exports/read/read-export.js'
 import type { ExportChunks, ValidateOptions } from './options.js'
 import type { Report, SourceKind } from '../core/report.js'
@@ -46,8 +46,8 @@ const OWN_JSON = /(?:^|[/\\])(manifest|report|changes|history|lineage-index|benc
  */
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(withoutGzip(name))?.[1]?.toLowerCase()
-  const own = ext === 'json' ? OWN_JSON.exec(withoutGzip(name))?.[1]?.toLowerCase() : undefined
-  const format = ext === 'txt' ? 'cr-text' : ext === 'json' && own === undefined ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  const own = isJsonNamed(name) ? OWN_JSON.exec(withoutGzip(name))?.[1]?.toLowerCase() : undefined
+  const format = ext === 'txt' ? 'cr-text' : isJsonNamed(name) && own === undefined ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format && isGzipped(name) && !GZIP_FORMATS.includes(format)) throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
   const why = own === 'manifest' ? '; a manifest is checked with its folder: validate the folder' : own ? `; mtg-rules writes ${own}.json beside the exports, and it holds no rows` : ''

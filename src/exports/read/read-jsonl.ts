@@ -1,7 +1,7 @@
 import { diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
 import { MAX_JSON_NESTING, MAX_JSONL_LINE, MAX_KEYS } from '../../core/limits.js'
-import { detectTable, shownColumn, withoutGzip } from '../../core/tables.js'
+import { detectTable, isJsonNamed, shownColumn } from '../../core/tables.js'
 import type { ExportRecord } from '../../core/types.js'
 import type { ExportStream } from './export-stream.js'
 import { columnMapping } from './read-columns.js'
@@ -161,6 +161,6 @@ export async function openJsonl(name: string, text: AsyncIterable<string>): Prom
     return [diagnostics.columns(`unknown ${plural(late.size, 'column')} on later rows: ${shown.join(', ')}`, { unknown: shown })]
   }
   // A `.json` file is read as JSON Lines, as Hugging Face datasets and pyarrow read one: said so.
-  const notes = /\.json$/i.test(withoutGzip(name)) ? [JSON_NAMED, ...mapping.info.notes] : mapping.info.notes
+  const notes = isJsonNamed(name) ? [JSON_NAMED, ...mapping.info.notes] : mapping.info.notes
   return { ...mapping.info, notes, batches: batches(), lateDiagnostics, close: () => {} }
 }

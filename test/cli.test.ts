@@ -252,6 +252,11 @@ describe('mtg-rules validate', () => {
     expect((await inProcess(['validate', join(dir, 'rows.json')])).stderr).toBe(`read: ${join(dir, 'rows.json')}: line 1 is not a JSON object: the file is a JSON array, not JSON Lines (one object a line; pandas writes it with to_json(orient="records", lines=True))\n`)
     // A folder is not searched for them (mtg-rules keeps its own .json files beside the exports): said so.
     expect((await inProcess(['validate', join(dir, 'packed')])).stderr).toMatch(/^validate: .*packed holds no dataset \(.*\); it holds 1 \.json file: one of JSON Lines is read when given by its path\n$/)
+    // Ours are no data: a folder holding a report.json alone says nothing of .json files.
+    const reportOnly = join(dir, 'report-only')
+    mkdirSync(reportOnly)
+    writeFileSync(join(reportOnly, 'report.json'), readFileSync(join(out, 'report.json')))
+    expect((await inProcess(['validate', reportOnly])).stderr).toBe(`validate: ${reportOnly} holds no dataset (no .jsonl, .ndjson, .csv, .parquet, .arrow or .feather file, no manifest.json)\n`)
     expect((await inProcess(['validate', join(out, 'report.json')])).stderr).toMatch(/^read: cannot tell the format of .*report\.json: .*; mtg-rules writes report\.json beside the exports, and it holds no rows \(usage: /)
   })
 

@@ -7,8 +7,8 @@ import { append, diagnostics } from '../core/diagnostics.js'
 import { EtlError } from '../core/errors.js'
 import { MAX_FOLDER_DEPTH } from '../core/limits.js'
 import { makeReport, type Report } from '../core/report.js'
-import { ALL_TABLES, HISTORY_RUNS_FILE, isJsonNamed } from '../core/tables.js'
-import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
+import { ALL_TABLES, HISTORY_RUNS_FILE } from '../core/tables.js'
+import { EXPORT_EXTENSION_PATTERN, EXPORT_EXTENSIONS, EXPORT_EXTENSIONS_SAID, EXPORT_FILE, isJsonData, sourceKindOf, validateExportStream } from '../validate/validate-export.js'
 import { alternating, firstKnown, inOrder } from '../validate/folder-schedule.js'
 import { firstReadableRules, rulesFilesBeside } from '../validate/companion-rules.js'
 import { describeFsError } from './fs-errors.js'
@@ -133,7 +133,7 @@ async function validateFolderOnce(dir: string, how: ValidateHow): Promise<Report
   if (names.length === 0 && !hasManifest) {
     // A folder of CR texts (an archive such as raw/) is a likely mistake: say what checks those.
     // So is a folder of .json files (Hugging Face's JSON Lines), read only when each is given by its path.
-    const [texts, jsons] = [(n: string) => /\.txt$/i.test(n), isJsonNamed].map((is) => readdirSync(dir).filter(is).length) as [number, number]
+    const [texts, jsons] = [(n: string) => /\.txt$/i.test(n), isJsonData].map((is) => readdirSync(dir).filter(is).length) as [number, number]
     const archive = texts === 0 ? '' : `; it holds ${texts} .txt ${plural(texts, 'file')}: validate each by its path, or mtg-rules history DIR builds and validates them all`
     const json = jsons === 0 ? '' : `; it holds ${jsons} .json ${plural(jsons, 'file')}: one of JSON Lines is read when given by its path`
     throw new EtlError('INPUT_MISSING', `validate: ${dir} holds no dataset (no ${EXPORT_EXTENSIONS_SAID} file, no manifest.json)${archive}${json}`)
@@ -268,7 +268,7 @@ const rank = (name: string) => (name.startsWith('rules.') || name.startsWith('da
 function huggingFaceFiles(root: string, dir: string): string[] {
   const filesIn = (sub: string) => {
     try {
-      return readdirSync(join(dir, sub)).filter((n) => (EXPORT_FILE.test(n) || (sub !== '.' && isJsonNamed(n))) && isFileInside(root, dir, sub === '.' ? n : `${sub}/${n}`)).map((n) => (sub === '.' ? n : `${sub}/${n}`))
+      return readdirSync(join(dir, sub)).filter((n) => (EXPORT_FILE.test(n) || (sub !== '.' && isJsonData(n))) && isFileInside(root, dir, sub === '.' ? n : `${sub}/${n}`)).map((n) => (sub === '.' ? n : `${sub}/${n}`))
     } catch {
       return []
     }

@@ -37,6 +37,9 @@ export const EXPORT_FILE = new RegExp(`\\.${EXPORT_EXTENSION_PATTERN}(?:\\.gz)?$
 /** The JSON files mtg-rules writes beside the exports (a dataset folder's, a history's, raw/'s): no rows. */
 const OWN_JSON = /(?:^|[/\\])(manifest|report|changes|history|lineage-index|bench|index)\.json$/i
 
+/** A `.json` file that may hold rows (JSON Lines): not one of the JSON files mtg-rules writes. */
+export const isJsonData = (name: string): boolean => isJsonNamed(name) && !OWN_JSON.test(withoutGzip(name))
+
 /**
  * Which reader a file needs, from its name: .txt is CR text, else an export's (EXPORT_EXTENSIONS).
  * A JSONL or CSV export may be gzip-compressed (`.jsonl.gz`); Parquet and Arrow compress their own
@@ -47,7 +50,7 @@ const OWN_JSON = /(?:^|[/\\])(manifest|report|changes|history|lineage-index|benc
 export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'unknown'> {
   const ext = /\.([^./\\]+)$/.exec(withoutGzip(name))?.[1]?.toLowerCase()
   const own = isJsonNamed(name) ? OWN_JSON.exec(withoutGzip(name))?.[1]?.toLowerCase() : undefined
-  const format = ext === 'txt' ? 'cr-text' : isJsonNamed(name) && own === undefined ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
+  const format = ext === 'txt' ? 'cr-text' : isJsonData(name) ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format && isGzipped(name) && !GZIP_FORMATS.includes(format)) throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
   const why = own === 'manifest' ? '; a manifest is checked with its folder: validate the folder' : own ? `; mtg-rules writes ${own}.json beside the exports, and it holds no rows` : ''

@@ -247,6 +247,10 @@ describe('validate --recursive', () => {
       expect([named.status, named.stderr.split('\n')]).toEqual([2, [`validate: ${parent} holds no dataset itself, and 1 dataset folder below it: open/out/: validate it by its path, or the folder with --recursive; ${line.slice(line.indexOf(' 1 folder') + 1)}`, '']])
       const checked = asUser(['validate', parent, '--recursive'])
       expect([checked.status, checked.stderr.split('\n')[0]]).toEqual([0, line])
+      // Nothing else below it: the folder holds no dataset that could be seen, and says why it may.
+      rmSync(join(parent, 'open'), { recursive: true })
+      const none = asUser(['validate', parent])
+      expect([none.status, none.stderr]).toEqual([2, `validate: ${parent} holds no dataset (no .jsonl, .ndjson, .csv, .parquet, .arrow or .feather file, no manifest.json); ${line.slice(line.indexOf(' 1 folder') + 1)}\n`])
     } finally {
       chmodSync(join(parent, 'locked'), 0o755)
     }

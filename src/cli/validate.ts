@@ -60,6 +60,8 @@ export async function run(args: string[]): Promise<CommandResult> {
           try {
             append(reports, await validateFolder(folder, how))
           } catch (e) {
+            // A folder with no dataset may hold one in a folder that could not be listed: said with it.
+            if (e instanceof EtlError && e.code === 'INPUT_MISSING' && folder === path && unlisted) throw new EtlError(e.code, `${e.message}; ${unlisted}`)
             if (!(e instanceof EtlError) || folders.length === 1) throw e
             reports.push(unreadableReport(folder, e.message, how.strict))
           }

@@ -397,7 +397,10 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     const bare = mkdtempSync(join(tmpdir(), 'history-no-index-'))
     for (const f of ['rules_history.jsonl', 'rule_links.jsonl']) copyFileSync(join(out, f), join(bare, f))
     const queries = [['701.5'], ['500.5', '--json'], ['500.5a'], ['104.6', '--at', '2022-11-18'], ['704.5a', '--at', '2001-12-31'], ['999.1']]
+    const write = process.stderr.write
     const answers = await Promise.all(queries.map((q) => inProcess(['lineage', out, ...q])))
+    // Commands run at once in this process each get their own stderr, and leave the process's as it was.
+    expect(process.stderr.write).toBe(write)
     expect(answers.map((a) => a.status)).toEqual([0, 0, 0, 0, 2, 2])
     for (const [i, q] of queries.entries()) expect(await inProcess(['lineage', bare, ...q])).toMatchObject({ status: answers[i]!.status, stdout: answers[i]!.stdout, stderr: answers[i]!.stderr.replace(out, bare) })
     // An index that does not describe the file: the releases' lines in another order, the same size.

@@ -29,7 +29,20 @@ export function cli(args: string[], options: { cwd?: string; input?: string | Ui
  * progress lines) comes first in `stderr`, as the process prints it. Standard input is not read here:
  * `validate -` is run with cli().
  */
-export async function inProcess(args: string[]): Promise<Run> {
+export function inProcess(args: string[]): Promise<Run> {
+  // One at a time: commands started together would each swap stderr's writer and put back another's
+  // (the process's stderr then stayed captured), and their progress lines would land in each other's.
+  const run = queue.then(() => capturing(args))
+  queue = run.then(
+    () => undefined,
+    () => undefined,
+  )
+  return run
+}
+
+let queue: Promise<void> = Promise.resolve()
+
+async function capturing(args: string[]): Promise<Run> {
   const write = process.stderr.write
   let printed = ''
   process.stderr.write = ((chunk: string | Uint8Array) => {

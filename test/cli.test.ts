@@ -257,7 +257,7 @@ describe('mtg-rules validate', () => {
     mkdirSync(reportOnly)
     writeFileSync(join(reportOnly, 'report.json'), readFileSync(join(out, 'report.json')))
     expect((await inProcess(['validate', reportOnly])).stderr).toBe(`validate: ${reportOnly} holds no dataset (no .jsonl, .ndjson, .csv, .parquet, .arrow or .feather file, no manifest.json)\n`)
-    expect((await inProcess(['validate', join(out, 'report.json')])).stderr).toMatch(/^read: cannot tell the format of .*report\.json: .*; mtg-rules writes report\.json beside the exports, and it holds no rows \(usage: /)
+    expect((await inProcess(['validate', join(out, 'report.json')])).stderr).toMatch(/^read: cannot tell the format of .*report\.json: .*; mtg-rules writes report\.json beside the exports, and it holds no rows \(rows of yours in a file of that name are read named \.jsonl\) \(usage: /)
   })
 
   it('exits 2 on an export it cannot read', async () => {

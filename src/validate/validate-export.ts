@@ -53,7 +53,7 @@ export function sourceKindOf(name: string): Exclude<SourceKind, 'manifest' | 'un
   const format = ext === 'txt' ? 'cr-text' : isJsonData(name) ? 'jsonl' : EXPORT_EXTENSIONS.find(([e]) => e === ext)?.[1]
   if (format && isGzipped(name) && !GZIP_FORMATS.includes(format)) throw new EtlError('USAGE', `read: ${name}: only JSONL and CSV exports are read gzip-compressed (${format === 'cr-text' ? 'a CR text is read as published' : `${format === 'parquet' ? 'Parquet' : 'Arrow'} compresses its own pages`}): give it unpacked`)
   if (format) return format
-  const why = own === 'manifest' ? '; a manifest is checked with its folder: validate the folder' : own ? `; mtg-rules writes ${own}.json beside the exports, and it holds no rows` : ''
+  const why = own === 'manifest' ? '; a manifest is checked with its folder: validate the folder' : own ? `; mtg-rules writes ${own}.json beside the exports, and it holds no rows (rows of yours in a file of that name are read named .jsonl)` : ''
   throw new EtlError('USAGE', `read: cannot tell the format of ${name}: expected .txt (CR text) or an export: ${EXPORT_EXTENSIONS_SAID}${why}`)
 }
 

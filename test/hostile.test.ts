@@ -317,6 +317,14 @@ describe('Parquet from other writers and of many row groups', () => {
     bytes[bytes.indexOf(Buffer.from('Rule é.')) + 6] = 0xff
     writeFileSync(damaged, bytes)
     expect(run(['validate', damaged]).stderr).toBe(`read: ${damaged} is not valid UTF-8 (column text, row 230001)\n`)
+    // The list column is decoded once for the whole group and handed out by slice: a bad byte in an
+    // example of the last slice is named at its row too.
+    const inExample = rows.map((row, i) => (i === 240_002 ? { ...row, examples: ['Example é.'] } : row))
+    const listBytes = Buffer.from(writeParquet(RULES_TABLE, inExample, 'test', { rowGroupSize: rows.length, codec: 'UNCOMPRESSED', compressors: {} }))
+    listBytes[listBytes.indexOf(Buffer.from('Example é.')) + 9] = 0xff
+    const damagedList = join(tmp, 'one-group-utf8-example.parquet')
+    writeFileSync(damagedList, listBytes)
+    expect(run(['validate', damagedList]).stderr).toBe(`read: ${damagedList} is not valid UTF-8 (column examples, row 240003)\n`)
     // What bounds memory: the decoding worker sends that group in slices of 100,000 rows, not whole
     // (one 3,000,000-row group took 4.2 GB whole; docs/performance.md).
     const { decodeInWorker } = await import('../src/io/decode-worker.js')

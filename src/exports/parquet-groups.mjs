@@ -32,26 +32,31 @@ export function gunzipBounded(input, size) {
 export async function openParquetSource({ buffer, file: ranges }) {
   const file = ranges ?? buffer
   const metadata = ranges === undefined ? parquetMetadata(buffer) : await parquetMetadataAsync(ranges)
-  const names = parquetSchema(metadata).children.map((c) => c.element.name)
+  const top = parquetSchema(metadata).children
+  const names = top.map((c) => c.element.name)
+  // Lists and other nested columns: hyparquet reads their pages from the group's start to its end
+  // whatever rows are asked for (a plain column's, only those of the rows asked for).
+  const nested = top.filter((c) => c.children.length > 0 || c.element.repetition_type === 'REPEATED').map((c) => c.element.name)
   const rowStarts = [0]
   for (const g of metadata.row_groups) rowStarts.push(rowStarts.at(-1) + Number(g.num_rows))
-  return { file, metadata, names, rowStarts }
+  return { file, metadata, names, nested, rowStarts }
 }
 
 /**
- * Rows `from` to `to` (positions in the file, within one row group) as one array of values per
- * column, in `names` order; text stays UTF-8 bytes. hyparquet skips the pages of a plain column
- * before `from` unread (a list column's pages it reads from the group's start).
+ * Rows `from` to `to` (positions in the file, within one row group) of the columns `only` (all by
+ * default) as one array of values per column, in `names` order (undefined for a column not read);
+ * text stays UTF-8 bytes. hyparquet skips the pages of a plain column before `from` unread.
  */
-export async function decodeRows({ file, metadata, names }, from, to) {
+export async function decodeRows({ file, metadata, names }, from, to, only = names) {
   const rowCount = to - from
   // Columns as decoded, without assembling a row object per row.
-  const columns = new Map(names.map((n) => [n, new Array(rowCount)]))
+  const columns = new Map(only.map((n) => [n, new Array(rowCount)]))
   await parquetRead({
     file,
     // Text stays UTF-8 bytes here: strings are made only where needed (packed-columns.mjs).
     parsers: { stringFromBytes: (bytes) => bytes },
     metadata,
+    columns: only,
     rowStart: from,
     rowEnd: to,
     compressors: await compressorsOf(),

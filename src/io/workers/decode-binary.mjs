@@ -41,10 +41,27 @@ async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
   const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
   const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
   const batches = batchesOf(source.rowStarts, batchRows)
+  // A group read in slices: its nested columns decoded once, whole, and handed out a slice at a time
+  // (hyparquet decodes a list column from a slice's start to its group's end: for every slice, that
+  // was the time of the group's square and the memory of the whole column at its first slice).
+  let nested = null
   for (let i = 0; i < batches.length; i++) {
     const { group, from, to } = batches[i]
-    if (i > 0 && batches[i - 1].group !== group) ranges?.forget()
-    const { columns, rowCount } = await decodeRows(source, from, to)
+    const groupStart = source.rowStarts[group]
+    const groupEnd = source.rowStarts[group + 1]
+    if (i === 0 || batches[i - 1].group !== group) {
+      if (i > 0) ranges?.forget()
+      nested = groupEnd - groupStart > batchRows && source.nested.length > 0 ? await decodeRows(source, groupStart, groupEnd, source.nested) : null
+    }
+    const { columns, rowCount } = await decodeRows(source, from, to, nested === null ? source.names : source.names.filter((n) => !source.nested.includes(n)))
+    if (nested !== null) {
+      nested.columns.forEach((whole, c) => {
+        if (whole === undefined) return
+        columns[c] = whole.slice(from - groupStart, to - groupStart)
+        // Sent once: the whole column lets go of the rows as they go.
+        whole.fill(undefined, from - groupStart, to - groupStart)
+      })
+    }
     // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
     if (i > 0) await asked()
     send({ names: source.names, columns, rowCount, types: null, group, nextGroup: batches[i + 1]?.group ?? null, last: i === batches.length - 1 }, from)

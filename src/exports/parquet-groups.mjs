@@ -71,3 +71,36 @@ export async function decodeRows({ file, metadata, names }, from, to, only = nam
   })
   return { columns: names.map((n) => columns.get(n)), rowCount }
 }
+
+/**
+ * The rows of the file in batches, in order: each row group once, in slices of at most `batchRows`
+ * rows (`from`: the batch's first row in the file; `nextGroup`, `last`: what comes after it).
+ * `onNewGroup` is called before each group after the first is read. A group read in slices has its
+ * nested columns decoded once, whole, and handed out a slice at a time (hyparquet decodes a list
+ * column from a slice's start to its group's end: for every slice, that took time of the square of
+ * the group's rows, and memory of its whole column at the first slice).
+ */
+export async function* parquetBatches(source, batchRows, onNewGroup) {
+  const { names, nested, rowStarts } = source
+  const plain = names.filter((n) => !nested.includes(n))
+  for (let group = 0; group < rowStarts.length - 1; group++) {
+    const start = rowStarts[group]
+    const end = rowStarts[group + 1]
+    if (group > 0) onNewGroup()
+    const whole = end - start > batchRows && nested.length > 0 ? (await decodeRows(source, start, end, nested)).columns : null
+    let from = start
+    do {
+      const to = Math.min(end, from + batchRows)
+      const { columns, rowCount } = await decodeRows(source, from, to, whole === null ? names : plain)
+      whole?.forEach((column, c) => {
+        if (column === undefined) return
+        columns[c] = column.slice(from - start, to - start)
+        // Sent once: the whole column lets go of the rows as they go.
+        column.fill(undefined, from - start, to - start)
+      })
+      const last = to === end && group === rowStarts.length - 2
+      yield { columns, rowCount, from, group, nextGroup: to < end ? group : last ? null : group + 1, last }
+      from = to
+    } while (from < end)
+  }
+}

@@ -34,39 +34,19 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
  */
 async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
   const send = sender(maxTextBytes)
-  const [{ openParquetSource, decodeRows }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
+  const [{ openParquetSource, parquetBatches }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
   parentPort.postMessage({ ready: true })
   // A file read by ranges: the ranges of the row group being read are kept until the next group, so
   // that the slices of a large group read its column chunks once.
   const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
   const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
-  const batches = batchesOf(source.rowStarts, batchRows)
-  // A group read in slices: its nested columns decoded once, whole, and handed out a slice at a time
-  // (hyparquet decodes a list column from a slice's start to its group's end: for every slice, that
-  // was the time of the group's square and the memory of the whole column at its first slice).
-  let nested = null
-  for (let i = 0; i < batches.length; i++) {
-    const { group, from, to } = batches[i]
-    const groupStart = source.rowStarts[group]
-    const groupEnd = source.rowStarts[group + 1]
-    if (i === 0 || batches[i - 1].group !== group) {
-      if (i > 0) ranges?.forget()
-      nested = groupEnd - groupStart > batchRows && source.nested.length > 0 ? await decodeRows(source, groupStart, groupEnd, source.nested) : null
-    }
-    const { columns, rowCount } = await decodeRows(source, from, to, nested === null ? source.names : source.names.filter((n) => !source.nested.includes(n)))
-    if (nested !== null) {
-      nested.columns.forEach((whole, c) => {
-        if (whole === undefined) return
-        columns[c] = whole.slice(from - groupStart, to - groupStart)
-        // Sent once: the whole column lets go of the rows as they go.
-        whole.fill(undefined, from - groupStart, to - groupStart)
-      })
-    }
+  let sent = 0
+  for await (const { from, ...batch } of parquetBatches(source, batchRows, () => ranges?.forget())) {
     // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
-    if (i > 0) await asked()
-    send({ names: source.names, columns, rowCount, types: null, group, nextGroup: batches[i + 1]?.group ?? null, last: i === batches.length - 1 }, from)
+    if (sent++ > 0) await asked()
+    send({ names: source.names, types: null, ...batch }, from)
   }
-  if (batches.length === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
+  if (sent === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
 }
 
 /** hyparquet's AsyncBuffer over `file`, each range read once until `forget` (the next row group). */
@@ -84,21 +64,6 @@ function groupRanges(file) {
     },
     forget: () => void (kept = new Map()),
   }
-}
-
-/** The batches of a file whose row groups start at `rowStarts` (and end at its last): each group once, in slices of at most `batchRows` rows. */
-function batchesOf(rowStarts, batchRows) {
-  const batches = []
-  for (let group = 0; group < rowStarts.length - 1; group++) {
-    const end = rowStarts[group + 1]
-    let from = rowStarts[group]
-    do {
-      const to = Math.min(end, from + batchRows)
-      batches.push({ group, from, to })
-      from = to
-    } while (from < end)
-  }
-  return batches
 }
 
 /**

@@ -10,7 +10,7 @@ import { validateSource } from '../src/validate/validate.js'
 import { readBytes, release } from './helpers/shared.js'
 
 // What other readers refuse or read otherwise is never "valid" here (#24 item 15): a JSONL key given
-// twice, a CSV header naming a column twice, the Arrow stream format, and texts outside the
+// twice, a CSV header or a Parquet or Arrow schema naming a column twice, the Arrow stream format, and texts outside the
 // dataset's text contract (NFC, trimmed, visible, well-formed, no control characters).
 
 const r = release('2026-08-07')
@@ -45,6 +45,27 @@ describe('what other readers refuse or read otherwise', () => {
     expect(report.valid).toBe(false)
     // The texts checked are the first column's: the real ones, not the second's (which break the text contract).
     expect(report.diagnostics.filter((d) => d.code === 'text' || d.code === 'schema')).toEqual([])
+  })
+
+  it('a Parquet or Arrow schema that names a column twice is the same error, and the first column is the one read', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const second = rows.map(() => '  not a text of the contract ')
+    const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [
+      { name: 'number', data: rows.map((x) => x.number), type: 'STRING' },
+      { name: 'text', data: rows.map((x) => x.text), type: 'STRING' },
+      { name: 'text', data: second, type: 'STRING' },
+      { name: 'index', data: rows.map((x) => BigInt(x.index)), type: 'INT64' },
+    ] }))
+    const { Field, Int64, Schema, Table, RecordBatch, Struct, Utf8, makeData, vectorFromArray } = await import('apache-arrow')
+    const columns = [['number', rows.map((x) => x.number)], ['text', rows.map((x) => x.text)], ['text', second]] as const
+    const fields = [...columns.map(([n]) => new Field(n, new Utf8())), new Field('index', new Int64())]
+    const children = [...columns.map(([, values]) => vectorFromArray(values, new Utf8()).data[0]!), vectorFromArray(BigInt64Array.from(rows, (x) => BigInt(x.index)), new Int64()).data[0]!]
+    const twice = tableToIPC(new Table([new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: rows.length, nullCount: 0, children }))]), 'file')
+    for (const [name, bytes] of [['rules.parquet', parquet], ['rules.arrow', twice]] as const) {
+      const report = await validateSource(name, bytes)
+      expect(report.diagnostics.filter((d) => d.code === 'columns').map((d) => d.message), name).toEqual(['column named twice in the schema: text (readers differ on which one they read)', 'missing column: examples'])
+      expect(report.diagnostics.filter((d) => d.code === 'text' || d.code === 'schema'), name).toEqual([])
+    }
   })
 
   it('an .arrow file in the Arrow IPC stream format is refused; the file format is read', async () => {

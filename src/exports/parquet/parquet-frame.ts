@@ -66,6 +66,8 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
 }
 
 export interface CheckedParquet {
+  /** The top-level columns in the schema's order, a name given twice included (read-columns.ts reports it). */
+  columns: string[]
   types: Map<string, string>
   heapMb: number
   rowGroups: number
@@ -116,7 +118,7 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
     const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024)
     if (damage) throw new Error(damage)
-    return { types: topLevelTypes(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
+    return { ...topLevelColumns(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
   } catch (e) {
     if (e instanceof EtlError) throw e
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
@@ -178,8 +180,8 @@ type SchemaElementLike = {
   logical_type?: { type: string; isSigned?: boolean; bitWidth?: number }
 }
 
-// Walk the flattened schema and name each top-level column's type: string, int64, list<string>, …
-function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
+// Walk the flattened schema and name each top-level column and its type: string, int64, list<string>, …
+function topLevelColumns(schema: SchemaElementLike[]): { columns: string[]; types: Map<string, string> } {
   let i = 1
   // A leaf's type as its physical type and annotation say it: an INT64 that is unsigned, a decimal
   // or a time is not this dataset's int64, nor an INT96 or a JSON byte array its string.
@@ -202,10 +204,12 @@ function topLevelTypes(schema: SchemaElementLike[]): Map<string, string> {
     if (el.repetition_type === 'REPEATED' && children.length === 1) return `legacy-list<${children[0]}>`
     return `struct<${children.join(',')}>`
   }
-  const out = new Map<string, string>()
+  const columns: string[] = []
+  const types = new Map<string, string>()
   while (i < schema.length) {
     const name = schema[i]!.name
-    out.set(name, describe())
+    columns.push(name)
+    types.set(name, describe())
   }
-  return out
+  return { columns, types }
 }

@@ -27,14 +27,14 @@ export function columnMapping(name: string, columns: string[], parquetTypes?: Ma
   const known = new Set(names.map(sourceOf))
   const missing = names.filter((c) => !present.has(sourceOf(c)))
   const unknown = columns.filter((c) => !known.has(c))
-  // A header that names a column twice: readers differ on which one they read (DuckDB the first).
+  // A header or schema that names a column twice: readers differ on which one they read (DuckDB the first).
   const seen = new Set<string>()
   const repeated = new Set<string>()
   for (const c of columns) (seen.has(c) ? repeated : seen).add(c)
   const twice = [...repeated]
   if (twice.length > 0) {
     const shown = twice.map(shownColumn)
-    diags.push(diagnostics.columns(`${plural(twice.length, 'column')} named twice in the header: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))
+    diags.push(diagnostics.columns(`${plural(twice.length, 'column')} named twice in the ${parquetTypes ? 'schema' : 'header'}: ${shown.join(', ')} (readers differ on which one they read)`, { duplicated: shown }))
   }
   if (missing.length > 0) diags.push(diagnostics.columns(`missing ${plural(missing.length, 'column')}: ${missing.join(', ')}`, { missing }))
   if (unknown.length > 0) {

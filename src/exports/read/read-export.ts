@@ -169,8 +169,8 @@ async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream
   return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
 }
 
-function parquetStream(name: string, { types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
-  return decodedStream(decoded, () => columnMapping(name, [...types.keys()], types), fromInt64)
+function parquetStream(name: string, { columns, types }: CheckedParquet, decoded: DecodedBinary): ExportStream {
+  return decodedStream(decoded, () => columnMapping(name, columns, types), fromInt64)
 }
 
 /** The stream of a file being decoded: its worker stopped if telling its columns fails, or when closed. */

@@ -100,3 +100,19 @@ describe('the text contract of an export', () => {
     expect((await validateSource('rules.jsonl', writeJsonl(RULES_TABLE, rows))).diagnostics.filter((d) => d.code !== 'dangling-reference')).toEqual([])
   })
 })
+
+describe('a field of the wrong type', () => {
+  it('is said once, as its type: a null text is "must be string", not also a broken rule of what a text holds', async () => {
+    const lines = [
+      { ...rows[0]!, text: null },
+      { ...rows[1]!, text: 42 },
+      { ...rows[2]!, text: `${rows[2]!.text}\nExample: a paragraph that is an example.` },
+    ].map((row) => JSON.stringify(row))
+    const report = await validateSource('rules.jsonl', bytesOf(lines.join('\n') + '\n'))
+    expect(report.diagnostics.filter((d) => d.code === 'schema').map((d) => [d.position, d.message])).toEqual([
+      [0, '/text must be string'],
+      [1, '/text must be string'],
+      [2, '/text must NOT be valid (Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it (those are the examples).)'],
+    ])
+  })
+})

@@ -6,6 +6,7 @@ import { RULES_TABLE } from '../src/core/tables.js'
 import { writeArrow } from '../src/exports/arrow-write.js'
 import { writeCsv } from '../src/exports/csv-write.js'
 import { writeJsonl } from '../src/exports/jsonl-write.js'
+import { formatDiagnostics } from '../src/core/report-format.js'
 import { validateSource } from '../src/validate/validate.js'
 import { readBytes, release } from './helpers/shared.js'
 
@@ -114,5 +115,15 @@ describe('a field of the wrong type', () => {
       [1, '/text must be string'],
       [2, '/text must NOT be valid (Rule text as published, NFC, trimmed; continuation paragraphs joined with \\n; no rule number before it and no Example: paragraph in it (those are the examples).)'],
     ])
+  })
+
+  it('a CSV cell left empty is shown as empty: `index is ""`, and no empty rule number in the line', async () => {
+    const csv = text(writeCsv(RULES_TABLE, rows.slice(0, 3))).split('\r\n')
+    // The last row's number and index left empty: `,text,examples,`.
+    csv[3] = csv[3]!.slice(csv[3]!.indexOf(','), csv[3]!.lastIndexOf(',') + 1)
+    const report = await validateSource('rules.csv', bytesOf(csv.join('\r\n')))
+    const index = report.diagnostics.filter((d) => d.code === 'index')
+    expect(index.map((d) => d.message)).toEqual(['index is "", expected 2 (row position)'])
+    expect(formatDiagnostics(index)).toBe('error index line 4 row 2: index is "", expected 2 (row position)')
   })
 })

@@ -56,7 +56,8 @@ export const diagnostics = {
     return make('order', 'error', `rule ${where.number} comes after ${previous}, but CR order puts it before`, where, { previous })
   },
   index(expected: number, got: unknown, where: Where): Diagnostic {
-    return make('index', 'error', `index is ${String(got)}, expected ${expected} (row position)`, where, { expected, got: String(got) })
+    // A text is quoted: an empty CSV cell reads `index is ""`, not `index is ,`.
+    return make('index', 'error', `index is ${typeof got === 'string' ? JSON.stringify(got) : String(got)}, expected ${expected} (row position)`, where, { expected, got: String(got) })
   },
   gap(previous: string | null, missing: string, where: Where & { number: string }): Diagnostic {
     const after = previous === null ? 'at the start of its section' : `after ${previous}`

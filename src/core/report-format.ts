@@ -26,7 +26,8 @@ export function terminalSafe(s: string): string {
 
 function place(d: Diagnostic): string {
   const parts: string[] = []
-  if (d.number !== undefined) parts.push(d.number)
+  // An empty number (a CSV cell left empty) is no place to show.
+  if (d.number) parts.push(d.number)
   if (d.line !== undefined) parts.push(`line ${d.line}`)
   if (d.position !== undefined) parts.push(`row ${d.position}`)
   return parts.join(' ')

@@ -304,7 +304,7 @@ describe('Parquet from other writers and of many row groups', () => {
     const report = JSON.parse(r.stdout)
     expect(report.source.rows).toBe(250_000)
     expect(report.diagnostics.find((d: { code: string }) => d.code === 'duplicate-number')).toMatchObject({ number: rows[199_999]!.number, position: 200_000 })
-    // The same rows as one row group (as pyarrow wrote a file under 64Mi rows before version 15): read
+    // The same rows as one row group (as pyarrow writes a file of up to 1Mi rows, 64Mi before version 13): read
     // in slices of it, the same report; and text that is not UTF-8 in a later slice is named at its row.
     const oneGroup = join(tmp, 'one-group.parquet')
     writeFileSync(oneGroup, writeParquet(RULES_TABLE, rows, 'test', { rowGroupSize: rows.length }))

@@ -22,8 +22,8 @@ export const MAX_ROW_CHARS = 1_000_000
 export const MAX_TEXT_GLOSSARY = 20_000
 /**
  * Rows of a Parquet row group as the toolkit writes it, and of a batch its readers decode: a larger
- * group (pyarrow wrote a file's first 64Mi rows as one before version 15) is decoded in slices of this
- * many rows (one 3,000,000-row group took 4.2 GB whole).
+ * group (pyarrow writes up to 1Mi rows as one, 64Mi before version 13: pandas' to_parquet of these
+ * tables is one group) is sent in slices of this many rows (one 3,000,000-row group took 4.2 GB whole).
  */
 export const PARQUET_BATCH_ROWS = 100_000
 /** rules_history (and rule_links) rows `site` holds: ~3,200 a release, ~420,000 for 130 releases. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EtlError } from '../src/core/errors.js'
-import { startWorkerPool } from '../src/io/worker-pool.js'
+import { startWorkerPool, WorkerFailure, type TaskStream } from '../src/io/worker-pool.js'
 
 const SCRIPT = new URL('./fixtures/job-worker.mjs', import.meta.url)
 type Task = { job: string }
@@ -52,5 +52,56 @@ describe('the worker pool', () => {
     let started = 0
     expect(await pool.run({ job: 'x' }, () => started++)).toEqual({ job: 'x inline', thread: 0, tag: '' })
     expect(started).toBe(1)
+  })
+})
+
+describe('a streamed task on the pool (validate decodes a Parquet file so, a row group at a time)', () => {
+  const pool = () => startWorkerPool<Task, Result>(SCRIPT, { workerData: { tag: 'streamed' }, idleMs: () => 60_000 })
+  const answers = async (stream: TaskStream<Result>, n: number) => {
+    const got = []
+    for (let i = 0; i < n; i++) {
+      if (i > 0) stream.ask()
+      got.push(await stream.next())
+    }
+    return got
+  }
+
+  it('gives its answers in order, each asked for; its worker takes the next task only after the last answer', async () => {
+    const p = pool()
+    try {
+      const stream = p.stream({ job: 'count 3' })
+      const got = await answers(stream, 3)
+      expect(got.map((r) => r.job)).toEqual(['count 3 #1', 'count 3 #2', 'count 3 #3'])
+      stream.stop()
+      expect((await p.run({ job: 'after' })).thread).toBe(got[0]!.thread)
+    } finally {
+      await p.close()
+    }
+  })
+
+  it('a task left before its last answer has its worker stopped: the next task runs on a new one', async () => {
+    const p = pool()
+    try {
+      const stream = p.stream({ job: 'count 3' })
+      const [first] = await answers(stream, 1)
+      stream.stop()
+      expect((await p.run({ job: 'after' })).thread).not.toBe(first!.thread)
+    } finally {
+      await p.close()
+    }
+  })
+
+  it('a worker that ends mid-task fails that task with why, and only it', async () => {
+    const p = pool()
+    try {
+      const dying = p.stream({ job: 'count 1 exit' })
+      const other = p.stream({ job: 'count 2' })
+      expect((await dying.next()).job).toBe('count 1 exit #1')
+      dying.ask()
+      await expect(dying.next()).rejects.toEqual(new WorkerFailure('exit code 4'))
+      expect((await answers(other, 2)).map((r) => r.job)).toEqual(['count 2 #1', 'count 2 #2'])
+    } finally {
+      await p.close()
+    }
   })
 })

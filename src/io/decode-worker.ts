@@ -1,57 +1,39 @@
-import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
 import { EtlError } from '../core/errors.js'
 import { MAX_KEYS, PARQUET_BATCH_ROWS } from '../core/limits.js'
 import { decodeFailure, type DecodeBinary, type DecodedBatch } from '../exports/binary-decoder.js'
 import type { FileRef } from '../exports/parquet/parquet-frame.js'
 import { wholeBuffer } from '../exports/read/read-export.js'
 import { decodeTimeoutMs, ioSettings, MAX_TIMER_MS, timeLimit } from './settings.js'
+import { startWorkerPool, WorkerFailure, type TaskStream, type WorkerPool } from './worker-pool.js'
 
 const script = new URL('./workers/decode-binary.mjs', import.meta.url)
 
 /** How long a worker may take to start and load its decoder, before its file's own time limit begins. */
 const STARTUP_MS = 60_000
 
-/** Workers that decoded a file to its last batch, each waiting for another, by heap limit. */
-const idle = new Map<number, Worker[]>()
-const forget = (heapMb: number, worker: Worker) => {
-  const list = idle.get(heapMb)
-  if (list?.includes(worker)) list.splice(list.indexOf(worker), 1)
-}
-const stopTimers = new WeakMap<Worker, NodeJS.Timeout>()
-
-function takeWorker(heapMb: number): Worker {
-  const ready = idle.get(heapMb)?.pop()
-  if (ready) {
-    clearTimeout(stopTimers.get(ready))
-    ready.ref()
-    return ready
-  }
-  const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: heapMb } })
-  worker.once('exit', () => forget(heapMb, worker))
-  return worker
+/** A file to decode (workers/decode-binary.mjs): its bytes, moved there, or its path, read there by ranges. */
+interface DecodeJob {
+  format: 'parquet' | 'arrow'
+  maxTextBytes: number
+  maxColumns: number
+  batchRows: number
+  buffer?: ArrayBuffer
+  path?: string
 }
 
-/** A worker whose file is done, kept for the next file (as many as cores; it never holds the process open). */
-function putBack(worker: Worker, heapMb: number): void {
-  worker.removeAllListeners('message')
-  worker.removeAllListeners('error')
-  // An error while idle (none is expected) must not crash the process: the worker is dropped.
-  worker.on('error', () => forget(heapMb, worker))
-  worker.unref()
-  const list = idle.get(heapMb) ?? []
-  idle.set(heapMb, list)
-  list.push(worker)
-  // An idle worker keeps the heap of the file it read: stopped when no file comes in time (a program
-  // validating now and then holds no worker).
-  stopTimers.set(
-    worker,
-    setTimeout(() => {
-      forget(heapMb, worker)
-      void worker.terminate()
-    }, ioSettings.decoderIdleMs).unref(),
-  )
-  if (list.length > availableParallelism()) void list.shift()!.terminate()
+/** What the worker answers: that its decoder is loaded (the time limit starts then), then the batches. */
+type DecodeAnswer = DecodedBatch | { ready: true }
+
+/**
+ * The decoding workers: a pool per heap limit (a file's limit follows its largest row group). A
+ * worker that read a file to its end waits for the next; one left idle is stopped with its heap
+ * (`configureIo({ decoderIdleMs })`), and never holds the process open.
+ */
+const pools = new Map<number, WorkerPool<DecodeJob, DecodeAnswer>>()
+function poolFor(heapMb: number): WorkerPool<DecodeJob, DecodeAnswer> {
+  let pool = pools.get(heapMb)
+  if (!pool) pools.set(heapMb, (pool = startWorkerPool(script, { resourceLimits: { maxOldGenerationSizeMb: heapMb }, idleMs: () => ioSettings.decoderIdleMs })))
+  return pool
 }
 
 /**
@@ -64,88 +46,41 @@ function putBack(worker: Worker, heapMb: number): void {
 export const decodeInWorker: DecodeBinary = async (name, format, source, what, heapMb = 2048) => {
   const size = source instanceof Uint8Array ? source.length : source.size
   const timeoutMs = decodeTimeoutMs(size)
-  // Bytes are moved to the worker, not copied (the caller does not use them again); a file is read
-  // there by ranges.
+  // Bytes are moved to the worker, not copied (the caller does not use them again).
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
-  let worker: Worker
+  // The text of a batch is packed outside the worker's heap: it gets the same limit.
+  const job: DecodeJob = { format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }
+  let stream: TaskStream<DecodeAnswer>
   try {
-    worker = takeWorker(heapMb)
+    stream = poolFor(heapMb).stream(job, buffer ? [buffer] : [])
   } catch (e) {
     // A worker that cannot start (no memory for its heap): said as such, never as a damaged file.
     throw decodeFailure(name, what, (e as Error).message, (e as { code?: string }).code)
   }
-  // The text of a batch is packed outside the worker's heap: it gets the same limit.
-  worker.postMessage({ format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }, buffer ? [buffer] : [])
-  // A worker is used again only when it has sent the last batch of its file; else it is stopped.
-  let done = false
-  const finish = () => {
-    if (done) return
-    done = true
-    void worker.terminate()
-  }
-  const release = () => {
-    if (done) return
-    done = true
-    putBack(worker, heapMb)
-  }
-  const fail = (why: string, code?: string) => decodeFailure(name, what, why, code)
   let group = 0
-  // What the worker says is kept until asked for: it may fail while a batch is still being checked
-  // here (a message with no listener would be lost, and an 'error' with none would crash the process).
-  type Outcome = { batch: DecodedBatch } | { error: EtlError }
-  const arrived: Outcome[] = []
-  let waiting: ((o: Outcome) => void) | null = null
-  const deliver = (o: Outcome) => {
-    if (!waiting) return void arrived.push(o)
-    const settle = waiting
-    waiting = null
-    settle(o)
-  }
-  // The time limit counts from when the worker has its decoder loaded (it says so): a loaded host's
-  // slow start of a worker is no sign of a damaged file.
   let ready = false
-  let onReady: (() => void) | null = null
-  worker.on('message', (m: ({ ok: true } & DecodedBatch) | { ok: false; message: string } | { ready: true }) => {
-    if ('ready' in m) {
-      ready = true
-      onReady?.()
-      onReady = null
-      return
-    }
-    deliver(m.ok ? { batch: m } : { error: fail(m.message) })
-  })
-  worker.on('error', (e: Error & { code?: string }) => deliver({ error: fail(e.message, e.code) }))
-  const next = () =>
-    new Promise<DecodedBatch>((resolve, reject) => {
+  // The time limit counts from when the worker has its decoder loaded: a loaded host's slow start
+  // of a worker is no sign of a damaged file.
+  const next = async (): Promise<DecodedBatch> => {
+    for (;;) {
       let timer: NodeJS.Timeout | undefined
-      const settle = (o: Outcome) => {
-        clearTimeout(timer)
-        onReady = null
-        if ('batch' in o) {
-          if (o.batch.last) release()
-          return resolve(o.batch)
-        }
-        finish()
-        reject(o.error)
-      }
-      const early = arrived.shift()
-      if (early) return settle(early)
-      const expire = () => {
-        waiting = null
-        onReady = null
-        finish()
+      const expired = new Promise<never>((_, reject) => {
         // The file's structure was checked before decoding: a valid file can simply be too large.
-        reject(new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${timeLimit(timeoutMs)}: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`))
+        const late = () => new EtlError('EXPORT_MALFORMED', `read: ${name}: decoding ${format === 'parquet' ? `row group ${group}` : 'the file'} did not finish within ${timeLimit(timeoutMs)}: too large for the time limit (MTG_RULES_DECODE_TIMEOUT_MS, in ms, sets it), or damaged`)
+        timer = setTimeout(() => reject(late()), Math.min(MAX_TIMER_MS, ready ? timeoutMs : STARTUP_MS + timeoutMs))
+      })
+      try {
+        const answer = await Promise.race([stream.next(), expired])
+        if (!('ready' in answer)) return answer
+        ready = true
+      } catch (e) {
+        stream.stop()
+        throw e instanceof WorkerFailure ? decodeFailure(name, what, e.message, e.code) : e
+      } finally {
+        clearTimeout(timer)
       }
-      timer = setTimeout(expire, Math.min(MAX_TIMER_MS, ready ? timeoutMs : STARTUP_MS + timeoutMs))
-      if (!ready) {
-        onReady = () => {
-          clearTimeout(timer)
-          timer = setTimeout(expire, Math.min(MAX_TIMER_MS, timeoutMs))
-        }
-      }
-      waiting = settle
-    })
+    }
+  }
   const first = await next()
   // Only these two of the first batch are kept here: a closure over `first` would hold it all.
   const { nextGroup: firstNext, last: firstLast } = first
@@ -153,13 +88,13 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     try {
       for (let at = { nextGroup: firstNext, last: firstLast }; !at.last; ) {
         group = at.nextGroup ?? group
-        worker.postMessage('next')
+        stream.ask()
         const batch = await next()
         at = { nextGroup: batch.nextGroup, last: batch.last }
         yield batch
       }
     } finally {
-      finish()
+      stream.stop()
     }
   }
   // The first batch is handed over once and then let go, like every other (the handle would
@@ -170,7 +105,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
     held = null
     return batch
   }
-  // A worker that sent its last batch is free already; one left mid-file is stopped (else, still
-  // referenced, it would keep the process from exiting).
-  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest(), stop: finish }
+  // A worker that sent its last batch is back in its pool already; one left mid-file is stopped
+  // (else, still referenced, it would keep the process from exiting).
+  return { first: { names: first.names, columns: [], rowCount: 0, types: first.types }, takeFirst, rest: rest(), stop: () => stream.stop() }
 }

@@ -1,8 +1,8 @@
-// Decodes a Parquet or Arrow IPC file in a worker thread, so that a damaged file that makes the
-// decoder loop or allocate without end can be stopped (see io/decode-worker.ts: its time limit
-// counts from the { ready } this sends once the decoder is loaded). One file at a
-// time, each sent as a message; a worker that finished a file takes the next (a worker that failed
-// or was stopped is never used again).
+// Decodes a Parquet or Arrow IPC file in a worker thread of io/decode-worker.ts's pool
+// (io/worker-pool.ts: each file a task `{ id, ... }`, each answer `{ id, ok, result, last }`), so that
+// a damaged file that makes the decoder loop or allocate without end can be stopped. Its first
+// answer, `{ ready: true }` once the decoder is loaded, starts the file's time limit. A worker that
+// finished a file takes the next (one that failed or was stopped is never used again).
 // Parquet is decoded one row group at a time, each sent when the reader asks for the next (one
 // decoded ahead, so decoding and checking overlap), so memory holds two row groups, never the
 // table. Plain JavaScript: the same file runs from src/ (tests) and dist/ (the CLI).
@@ -10,7 +10,8 @@ import { isUtf8 } from 'node:buffer'
 import { parentPort } from 'node:worker_threads'
 import { packColumn, transfers } from '../../exports/packed-columns.mjs'
 
-// The reader's "next": counted, so that one sent while a row group is still being decoded is kept.
+// The task being decoded; the reader's "next": counted, so that one sent while a row group is still being decoded is kept.
+let task = -1
 let credits = 0
 let waiter = null
 const asked = () =>
@@ -25,7 +26,7 @@ const asked = () =>
 const sender = (maxTextBytes) => (batch, firstRow = 0) => {
   const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
   columns.forEach((c, i) => requireUtf8(c, batch.names[i], firstRow))
-  parentPort.postMessage({ ok: true, ...batch, columns }, columns.flatMap(transfers))
+  parentPort.postMessage({ id: task, ok: true, last: batch.last, result: { ...batch, columns } }, columns.flatMap(transfers))
 }
 
 /**
@@ -35,7 +36,7 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
 async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
   const send = sender(maxTextBytes)
   const [{ openParquetSource, parquetBatches }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
-  parentPort.postMessage({ ready: true })
+  parentPort.postMessage({ id: task, ok: true, result: { ready: true } })
   // A file read by ranges: the ranges of the row group being read are kept until the next group, so
   // that the slices of a large group read its column chunks once.
   const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
@@ -120,7 +121,7 @@ async function decodeArrow({ buffer, maxTextBytes, maxColumns }) {
       return new Uint8Array(Buffer.concat(parts, size))
     },
   })
-  parentPort.postMessage({ ready: true })
+  parentPort.postMessage({ id: task, ok: true, result: { ready: true } })
   // The schema is read first: apache-arrow's work on a table grows with the square of its columns.
   const fields = RecordBatchReader.from(new Uint8Array(buffer)).open().schema.fields.length
   if (fields > maxColumns) throw new Error(`its schema has ${fields} columns, more than ${maxColumns}`)
@@ -258,17 +259,19 @@ function badTextRow(data, DataType) {
 }
 
 parentPort.on('message', async (message) => {
-  if (message === 'next') {
+  if (message.next) {
+    if (message.id !== task) return
     const resolve = waiter
     waiter = null
     if (resolve) resolve()
     else credits++
     return
   }
+  task = message.id
   credits = 0
   try {
     await (message.format === 'parquet' ? decodeParquet(message) : decodeArrow(message))
   } catch (e) {
-    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) })
+    parentPort.postMessage({ id: message.id, ok: false, message: e instanceof Error ? e.message : String(e) })
   }
 })

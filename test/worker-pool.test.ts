@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EtlError } from '../src/core/errors.js'
-import { startWorkerPool, WorkerFailure, type TaskStream } from '../src/io/worker-pool.js'
+import { startWorkerPool, WorkerFailure, type TaskStream, type WorkerPool } from '../src/io/worker-pool.js'
 
 const SCRIPT = new URL('./fixtures/job-worker.mjs', import.meta.url)
 type Task = { job: string }
@@ -56,7 +56,15 @@ describe('the worker pool', () => {
 })
 
 describe('a streamed task on the pool (validate decodes a Parquet file so, a row group at a time)', () => {
-  const pool = () => startWorkerPool<Task, Result>(SCRIPT, { workerData: { tag: 'streamed' }, idleMs: () => 60_000 })
+  /** `test` on a pool (of `size` workers for `run`) whose idle workers are stopped after `idleMs`, closed after. */
+  const onPool = async (test: (pool: WorkerPool<Task, Result>) => Promise<void>, { idleMs = 60_000, size = 2 } = {}) => {
+    const pool = startWorkerPool<Task, Result>(SCRIPT, { workerData: { tag: 'streamed' }, idleMs: () => idleMs, size })
+    try {
+      await test(pool)
+    } finally {
+      await pool.close()
+    }
+  }
   const answers = async (stream: TaskStream<Result>, n: number) => {
     const got = []
     for (let i = 0; i < n; i++) {
@@ -66,42 +74,41 @@ describe('a streamed task on the pool (validate decodes a Parquet file so, a row
     return got
   }
 
-  it('gives its answers in order, each asked for; its worker takes the next task only after the last answer', async () => {
-    const p = pool()
-    try {
-      const stream = p.stream({ job: 'count 3' })
+  it('gives its answers in order, each asked for; its worker takes the next task only after the last answer', () =>
+    onPool(async (pool) => {
+      const stream = pool.stream({ job: 'count 3' })
       const got = await answers(stream, 3)
       expect(got.map((r) => r.job)).toEqual(['count 3 #1', 'count 3 #2', 'count 3 #3'])
       stream.stop()
-      expect((await p.run({ job: 'after' })).thread).toBe(got[0]!.thread)
-    } finally {
-      await p.close()
-    }
-  })
+      expect((await pool.run({ job: 'after' })).thread).toBe(got[0]!.thread)
+    }))
 
-  it('a task left before its last answer has its worker stopped: the next task runs on a new one', async () => {
-    const p = pool()
-    try {
-      const stream = p.stream({ job: 'count 3' })
-      const [first] = await answers(stream, 1)
-      stream.stop()
-      expect((await p.run({ job: 'after' })).thread).not.toBe(first!.thread)
-    } finally {
-      await p.close()
-    }
-  })
+  // (A pool of one worker for `run`: one left running would hold its place, and the run would wait.)
+  it('a task left before its last answer has its worker stopped: the next task runs on a new one', () =>
+    onPool(
+      async (pool) => {
+        const stream = pool.stream({ job: 'count 3' })
+        const [first] = await answers(stream, 1)
+        stream.stop()
+        expect((await pool.run({ job: 'after' })).thread).not.toBe(first!.thread)
+      },
+      { size: 1 },
+    ))
 
-  it('a worker that ends mid-task fails that task with why, and only it', async () => {
-    const p = pool()
-    try {
-      const dying = p.stream({ job: 'count 1 exit' })
-      const other = p.stream({ job: 'count 2' })
+  it('a worker left idle past idleMs is stopped: the next task runs on a new one', () =>
+    onPool(async (pool) => {
+      const [first] = await answers(pool.stream({ job: 'count 1' }), 1)
+      await new Promise((r) => setTimeout(r, 200))
+      expect((await pool.run({ job: 'after' })).thread).not.toBe(first!.thread)
+    }, { idleMs: 20 }))
+
+  it('a worker that ends mid-task fails that task with why, and only it', () =>
+    onPool(async (pool) => {
+      const dying = pool.stream({ job: 'count 1 exit' })
+      const other = pool.stream({ job: 'count 2' })
       expect((await dying.next()).job).toBe('count 1 exit #1')
       dying.ask()
       await expect(dying.next()).rejects.toEqual(new WorkerFailure('exit code 4'))
       expect((await answers(other, 2)).map((r) => r.job)).toEqual(['count 2 #1', 'count 2 #2'])
-    } finally {
-      await p.close()
-    }
-  })
+    }))
 })

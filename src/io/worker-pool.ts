@@ -126,9 +126,8 @@ export function startWorkerPool<Task extends object, Result>(script: URL, option
     w.on('exit', (code) => died(w, `exit code ${code}`))
     return w
   }
-  /** A free worker, a new one while there are fewer than `limit`, else the next one freed. */
-  const take = async (limit: number): Promise<Worker> => {
-    const w = idle.pop() ?? (all.size < limit ? spawn() : await new Promise<Worker>((r) => waiting.push(r)))
+  /** `w` taken for a task: no longer idle, and holding the process open while it works. */
+  const taken = (w: Worker): Worker => {
     forget(w)
     w.ref()
     return w
@@ -142,7 +141,8 @@ export function startWorkerPool<Task extends object, Result>(script: URL, option
         onStart?.()
         return options.inline(task)
       }
-      const w = await take(size)
+      // A free worker, a new one while there are fewer than `size`, else the next one freed.
+      const w = taken(idle.pop() ?? (all.size < size ? spawn() : await new Promise<Worker>((r) => waiting.push(r))))
       onStart?.()
       const id = nextId++
       return new Promise<Result>((resolve, reject) => {
@@ -159,9 +159,7 @@ export function startWorkerPool<Task extends object, Result>(script: URL, option
     stream(task, transfer) {
       if (!present) throw new EtlError('INTERNAL', `no worker script at ${fileURLToPath(script)}`)
       // Never waits for a free worker: the caller bounds how many files are read at once.
-      const w = idle.pop() ?? spawn()
-      forget(w)
-      w.ref()
+      const w = taken(idle.pop() ?? spawn())
       const id = nextId++
       const arrived: (Answer | WorkerFailure)[] = []
       let waiter: ((o: Answer | WorkerFailure) => void) | null = null

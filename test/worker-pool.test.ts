@@ -46,6 +46,18 @@ describe('the worker pool', () => {
     }
   })
 
+  it('a task that cannot be sent to a worker is refused, and its worker stays free for the next', async () => {
+    const pool = startWorkerPool<Task, Result>(SCRIPT, { size: 1, workerData: { tag: 'pooled' } })
+    try {
+      const unsendable = { job: 'a', call: () => 1 } as Task
+      await expect(pool.run(unsendable)).rejects.toThrow(/could not be cloned/)
+      expect(() => pool.stream(unsendable)).toThrow(/could not be cloned/)
+      expect((await pool.run({ job: 'after' })).job).toBe('after')
+    } finally {
+      await pool.close()
+    }
+  })
+
   it('runs tasks in this thread where the worker script is not there', async () => {
     const missing = new URL('./fixtures/no-such-worker.mjs', import.meta.url)
     const pool = startWorkerPool<Task, Result>(missing, { inline: async ({ job }) => ({ job: `${job} inline`, thread: 0, tag: '' }) })

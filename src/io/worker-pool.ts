@@ -132,7 +132,15 @@ export function startWorkerPool<Task extends object, Result>(script: URL, option
     w.ref()
     return w
   }
-  const post = (w: Worker, task: Task, id: number, transfer?: readonly Transferable[]) => w.postMessage({ ...task, id }, transfer as Transferable[] | undefined)
+  // A task that cannot be sent (a value with no structured clone) leaves its worker free: it got nothing.
+  const post = (w: Worker, task: Task, id: number, transfer?: readonly Transferable[]) => {
+    try {
+      w.postMessage({ ...task, id }, transfer as Transferable[] | undefined)
+    } catch (e) {
+      release(w)
+      throw e
+    }
+  }
 
   return {
     async run(task, onStart) {

@@ -230,12 +230,12 @@ describe('a dataset folder holding exports not named after a table', () => {
 })
 
 describe('validate --recursive', () => {
-  it('a folder below that cannot be listed (permission denied) is said, never passed over unsaid', () => {
+  it('a folder below that cannot be listed (permission denied) is said, never passed over unsaid; with --recursive, an unreadable report (exit 2)', () => {
     // Run as a user the folder refuses: root drops the capabilities that let it list any folder.
     const asUser = (args: string[]) => {
       const command = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath] : [process.execPath]
       const r = spawnSync(command[0]!, [...command.slice(1), CLI, ...args], { encoding: 'utf8' })
-      return { status: r.status, stderr: r.stderr }
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr }
     }
     const parent = mkdtempSync(join(tmpdir(), 'unlisted-'))
     cpSync(builtDataset('2026-08-07'), join(parent, 'open', 'out'), { recursive: true })
@@ -245,8 +245,18 @@ describe('validate --recursive', () => {
       const line = `validate: ${parent}: 1 folder below it could not be listed, so not looked into for datasets: locked/ (permission denied)`
       const named = asUser(['validate', parent])
       expect([named.status, named.stderr.split('\n')]).toEqual([2, [`validate: ${parent} holds no dataset itself, and 1 dataset folder below it: open/out/: validate it by its path, or the folder with --recursive; ${line.slice(line.indexOf(' 1 folder') + 1)}`, '']])
+      // --recursive: the dataset that could be listed is checked as by its own path, and the folder
+      // that could not be listed is an unreadable report of its own after it (exit 2, as a file that
+      // cannot be read), in the text verdict and in JSON alike.
+      const locked = join(parent, 'locked')
+      const alone = JSON.parse(asUser(['validate', join(parent, 'open', 'out'), '--json']).stdout) as unknown[]
       const checked = asUser(['validate', parent, '--recursive'])
-      expect([checked.status, checked.stderr.split('\n')[0]]).toEqual([0, line])
+      expect([checked.status, checked.stderr]).toEqual([2, `validate: ${alone.length + 1} files checked: 1 invalid (${locked}), ${alone.length} valid\n`])
+      const json = asUser(['validate', parent, '--recursive', '--json'])
+      expect(json.status).toBe(2)
+      const reports = JSON.parse(json.stdout) as { source: { file: string }; valid: boolean; diagnostics: { code: string; message: string }[] }[]
+      expect(reports.slice(0, -1)).toEqual(alone)
+      expect(reports.at(-1)).toMatchObject({ source: { file: locked }, valid: false, diagnostics: [{ code: 'unreadable', severity: 'error', message: `validate: ${locked} cannot be listed (permission denied), so it was not looked into for datasets` }] })
       // Nothing else below it: the folder holds no dataset that could be seen, and says why it may.
       rmSync(join(parent, 'open'), { recursive: true })
       const none = asUser(['validate', parent])

@@ -50,9 +50,10 @@ export async function run(args: string[]): Promise<CommandResult> {
         if (values.recursive && !below.complete) throw new EtlError('INPUT_TOO_LARGE', `validate: ${path} holds more than ${thousands(MAX_FOLDERS_CHECKED)} folders below it: give its dataset folders by their paths`)
         const inside = below.found
         // Never passed over unsaid: a folder below that could not be listed (permission denied).
-        const unlisted = below.unlisted.length === 0 ? '' : `${thousands(below.unlisted.length)} ${plural(below.unlisted.length, 'folder')} below it could not be listed, so not looked into for datasets: ${below.unlisted.slice(0, 3).map(safeText).join(', ')}${below.unlisted.length > 3 ? ', …' : ''}`
+        const unlisted = below.unlisted.length === 0 ? '' : `${thousands(below.unlisted.length)} ${plural(below.unlisted.length, 'folder')} below it could not be listed, so not looked into for datasets: ${below.unlisted.slice(0, 3).map((u) => `${safeText(u.folder)}/ (${u.why})`).join(', ')}${below.unlisted.length > 3 ? ', …' : ''}`
         if (!values.recursive && inside.length > 0 && !holdsDataset(path)) throw new EtlError('INPUT_MISSING', `validate: ${path} holds no dataset itself, and ${foldersSaid(inside, 'below it:')}: validate ${plural(inside.length, 'it', 'each')} by its path, or the folder with --recursive${unlisted && `; ${unlisted}`}`)
-        if (unlisted) skipped.push(`validate: ${safeText(path)}: ${unlisted}\n`)
+        // Without --recursive the folders below are named, not checked (below).
+        if (unlisted && !values.recursive) skipped.push(`validate: ${safeText(path)}: ${unlisted}\n`)
         // --recursive: the folder (when it holds a dataset itself) and every dataset folder below it,
         // each in its own reports; one that cannot be read is an error in its own, the rest go on.
         const folders = values.recursive ? [...(inside.length === 0 || holdsDataset(path) ? [path] : []), ...inside.map((sub) => join(path, sub))] : [path]
@@ -69,6 +70,9 @@ export async function run(args: string[]): Promise<CommandResult> {
           const { notChecked } = folderExports(folder)
           if (notChecked.length > 0) skipped.push(`validate: ${safeText(folder)}: not checked: ${notChecked.map(safeText).join(', ')} (${plural(notChecked.length, "its name is no table's: validate it by its path", "their names are no table's: validate each by its path")})\n`)
         }
+        // With it, a folder that could not be listed is input that could not be read: an `unreadable`
+        // report of its own after the others (exit 2), as a file that cannot be read is.
+        if (values.recursive) for (const u of below.unlisted) reports.push(unreadableReport(join(path, u.folder), `validate: ${join(path, u.folder)} cannot be listed (${u.why}), so it was not looked into for datasets`, how.strict))
         if (!values.recursive && inside.length > 0) skipped.push(`validate: ${safeText(path)}: not checked: ${foldersSaid(inside, 'inside it,')} (${plural(inside.length, 'validate it by its path', 'validate each by its path')}, or the folder with --recursive)\n`)
         if (!values.recursive && !below.complete) skipped.push(`validate: ${safeText(path)}: of the folders below it, the first ${thousands(MAX_FOLDERS_NAMED)} were looked into for datasets, not the others\n`)
       } else reports.push(await validateFile(path, how, known))

@@ -94,13 +94,13 @@ export function holdsDataset(dir: string): boolean {
 /**
  * The folders below `dir` (to MAX_FOLDER_DEPTH) that hold a dataset of their own, such as a history
  * folder's release folders, as paths under it, in order; `complete` is false when more than `limit`
- * folders would have had to be looked into; `unlisted`, those below it that could not be listed
- * (`locked/ (permission denied)`). Links are not followed; hidden folders, and a Hugging Face
+ * folders would have had to be looked into; `unlisted`, those below it that could not be listed, each
+ * with why (`{ folder: 'locked', why: 'permission denied' }`). Links are not followed; hidden folders, and a Hugging Face
  * layout's data/ (its files are the folder's own), are passed over.
  */
-export function datasetFoldersInside(dir: string, limit: number): { found: string[]; complete: boolean; unlisted: string[] } {
+export function datasetFoldersInside(dir: string, limit: number): { found: string[]; complete: boolean; unlisted: { folder: string; why: string }[] } {
   const found: string[] = []
-  const unlisted: string[] = []
+  const unlisted: { folder: string; why: string }[] = []
   let seen = 0
   let complete = true
   const foldersIn = (sub: string): Dirent[] => {
@@ -110,7 +110,7 @@ export function datasetFoldersInside(dir: string, limit: number): { found: strin
       return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !own.some((n) => n.startsWith(`${e.name}/`)))
     } catch (e) {
       // The folder given itself is validate DIR's to report.
-      if (sub !== '') unlisted.push(`${sub}/ (${describeFsError(e)})`)
+      if (sub !== '') unlisted.push({ folder: sub, why: describeFsError(e) })
       return []
     }
   }

@@ -106,6 +106,55 @@ describe('CR 2001-07-23: a hard-wrapped release', () => {
   })
 })
 
+/**
+ * `text` hard-wrapped as 2001-07-23 is: its body and glossary paragraphs broken at a space into lines
+ * of at most 95 characters (each broken line keeping its trailing space), an Example: paragraph right
+ * under its rule with no blank line, and a glossary definition's later paragraphs indented five spaces.
+ * The releases between 2001 and 2009 that the shared folder lacks may be of either shape.
+ */
+function hardWrapped(text: string): string {
+  const lines = text.split('\n')
+  const body = lines.findIndex((l, i) => /^1\. /.test(l) && lines.slice(0, i).some((p) => /^1\. /.test(p)))
+  const glossary = lines.findIndex((l, i) => i > body && l.trim() === 'Glossary')
+  const out: string[] = []
+  lines.forEach((line, i) => {
+    if (i < body) return void out.push(line)
+    if (i < glossary && line.startsWith('Example') && out.at(-1) === '') out.pop()
+    const laterParagraph = i > glossary + 2 && line !== '' && lines[i - 1] !== '' && lines[i - 2] !== ''
+    const words = line.trim().split(' ')
+    const parts: string[] = []
+    let current = (laterParagraph ? '     ' : '') + /^\s*/.exec(line)![0] + words[0]
+    for (const word of words.slice(1)) {
+      if (current.length + 1 + word.length <= 95) current += ` ${word}`
+      else {
+        parts.push(`${current} `)
+        current = word
+      }
+    }
+    parts.push(current)
+    out.push(...parts)
+  })
+  return out.join('\n')
+}
+
+describe('a release hard-wrapped as 2001-07-23 is', () => {
+  it.each(['2009-05-01', '2016-07-22', '2025-02-07'])('%s: the same rules, examples and glossary as published, but for the breaks of its lines', (date) => {
+    const text = textOf(release(date).path)
+    const wrapped = hardWrapped(text)
+    expect(wrapped.split('\n').length).toBeGreaterThan(1.4 * text.split('\n').length)
+    const [published, rewrapped] = [run(text), run(wrapped)]
+    expect([published.doc.wrapped, rewrapped.doc.wrapped]).toEqual([false, true])
+    // Spaces aside (a broken line keeps its trailing space), every paragraph and example as published.
+    const spaced = (s: string) => s.replace(/ +/g, ' ').replace(/ ?\n ?/g, '\n').trim()
+    const rows = (r: typeof published) => r.rows.map((x) => ({ number: x.number, text: spaced(x.text), examples: x.examples.map(spaced) }))
+    expect(rows(rewrapped)).toEqual(rows(published))
+    const entries = (r: typeof published) => r.doc.glossary.map((g) => ({ term: g.term, definition: spaced(g.definition) }))
+    expect(entries(rewrapped)).toEqual(entries(published))
+    expect(rewrapped.coverage.wordsKept).toBe(rewrapped.coverage.bodyWords)
+    expect(rewrapped.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+  })
+})
+
 describe('a hard-wrapped fixture', () => {
   const { doc, rows, row, diagnostics, coverage } = run(fixture('wrapped-cr.txt'))
 

@@ -6,7 +6,11 @@ import { parquetMetadata } from 'hyparquet'
 import { fileRef } from '../src/io/files.js'
 import { describe, expect, it } from 'vitest'
 import { buildDataset } from '../src/build/build.js'
-import { checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet/parquet-frame.js'
+import { bytesIn, checkedParquet, checkParquetFile, headerIn } from '../src/exports/parquet/parquet-frame.js'
+import { offsetIndexMatches, type WalkedPage } from '../src/exports/parquet/offset-index.js'
+import { readPageHeader } from '../src/exports/parquet/page-header.js'
+import { writeParquet } from '../src/exports/parquet-write.js'
+import { RULES_TABLE } from '../src/core/tables.js'
 import { readBytes, release } from './helpers/shared.js'
 
 const r = release('2025-02-07')
@@ -28,7 +32,7 @@ describe('page headers read in windows from a file say what the whole file in me
   const inMemory = (bytes: Uint8Array) => {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
     const footer = bytes.length >= 8 ? new DataView(file).getUint32(bytes.length - 8, true) : 0
-    return outcome(() => checkedParquet('rules.parquet', footer, () => parquetMetadata(file), bytes.length, headerIn(file)))
+    return outcome(() => checkedParquet('rules.parquet', footer, () => parquetMetadata(file), bytes.length, headerIn(file), bytesIn(file)))
   }
   let n = 0
   const fromFile = (bytes: Uint8Array, window: number) => {
@@ -57,5 +61,42 @@ describe('page headers read in windows from a file say what the whole file in me
       }),
       { numRuns: 400, seed: 20261201 },
     )
+  })
+})
+
+describe('an offset index is used only where it is the pages of its column chunk', () => {
+  // 2025-02-07's rules as one row group in pages of 4 KiB: every column has several pages, and an offset index.
+  const rows = buildDataset(r.file, readBytes(r.path)).rows
+  const bytes = writeParquet(RULES_TABLE, rows, 'test', { rowGroupSize: rows.length, pageSize: 4096 })
+  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+  const chunks = parquetMetadata(file).row_groups[0]!.columns
+  // The data pages of a chunk, walked here by their headers.
+  const pagesOf = (chunk: (typeof chunks)[number]): WalkedPage[] => {
+    const meta = chunk.meta_data!
+    const end = Number(meta.dictionary_page_offset ?? meta.data_page_offset) + Number(meta.total_compressed_size)
+    const pages: WalkedPage[] = []
+    for (let at = Number(meta.data_page_offset); at < end; ) {
+      const reader = { view: new DataView(file, at, end - at), offset: 0 }
+      const header = readPageHeader(reader)
+      const length = reader.offset + header.compressed_page_size
+      pages.push({ start: at, length, ...(header.data_page_header_v2 ? { rows: header.data_page_header_v2.num_rows } : {}) })
+      at += length
+    }
+    return pages
+  }
+
+  it.each(['number', 'text', 'examples', 'index'])('%s: its own pages match; moved, resized, miscounted, one left out, or unreadable, not', (name) => {
+    const chunk = chunks.find((c) => c.meta_data!.path_in_schema[0] === name)!
+    const pages = pagesOf(chunk)
+    expect(pages.length).toBeGreaterThan(1)
+    const matches = (p: WalkedPage[], bytesAt = bytesIn(file)) => offsetIndexMatches(chunk, p, rows.length, bytesAt)
+    expect(matches(pages)).toBe(true)
+    const [first, second] = pages as [WalkedPage, WalkedPage]
+    expect(matches([{ ...first, start: first.start + 1 }, ...pages.slice(1)])).toBe(false)
+    expect(matches([first, { ...second, length: second.length - 1 }, ...pages.slice(2)])).toBe(false)
+    expect(matches([{ ...first, rows: (first.rows ?? 0) + 1 }, ...pages.slice(1)])).toBe(false)
+    expect(matches(pages.slice(0, -1))).toBe(false)
+    expect(matches(pages, () => null)).toBe(false)
+    expect(offsetIndexMatches(chunk, pages, rows.length - 1, bytesIn(file))).toBe(false)
   })
 })

@@ -34,8 +34,9 @@ export interface DecodedBinary {
  * Decodes a Parquet or Arrow file (its bytes, or a file by ranges) where it can be stopped: the
  * decoders trust the sizes and counts inside the file, and a damaged one can make them loop or
  * allocate without end. EtlError EXPORT_MALFORMED when it fails or runs out of time or memory.
+ * `pageIndexed`: a Parquet file's CheckedParquet.pageIndexed, the columns read by their offset index.
  */
-export type DecodeBinary = (name: string, format: 'parquet' | 'arrow', source: Uint8Array | FileRef, what: string, heapMb?: number) => Promise<DecodedBinary>
+export type DecodeBinary = (name: string, format: 'parquet' | 'arrow', source: Uint8Array | FileRef, what: string, heapMb?: number, pageIndexed?: string[][]) => Promise<DecodedBinary>
 
 // The place where decoding can be stopped is the Node edge's (io/decode-worker.ts, a worker thread
 // with a time and a memory limit), installed once by installNodeHost: the CLI, the package entry and

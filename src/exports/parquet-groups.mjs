@@ -45,9 +45,11 @@ export async function openParquetSource({ buffer, file: ranges }) {
 /**
  * Rows `from` to `to` (positions in the file, within one row group) of the columns `only` (all by
  * default) as one array of values per column, in `names` order (undefined for a column not read);
- * text stays UTF-8 bytes. hyparquet skips the pages of a plain column before `from` unread.
+ * text stays UTF-8 bytes. hyparquet skips the pages of a plain column before `from` unread; with
+ * `byOffsetIndex`, it reads only the pages that hold the rows, by the columns' offset indexes (only
+ * for columns whose index the frame check found to be their pages: hyparquet seeks by it as it is).
  */
-export async function decodeRows({ file, metadata, names }, from, to, only = names) {
+export async function decodeRows({ file, metadata, names }, from, to, only = names, byOffsetIndex = false) {
   const rowCount = to - from
   // Columns as decoded, without assembling a row object per row.
   const columns = new Map(only.map((n) => [n, new Array(rowCount)]))
@@ -59,6 +61,7 @@ export async function decodeRows({ file, metadata, names }, from, to, only = nam
     columns: only,
     rowStart: from,
     rowEnd: to,
+    useOffsetIndex: byOffsetIndex,
     compressors: await compressorsOf(),
     onChunk: ({ columnName, columnData, rowStart: first }) => {
       const column = columns.get(columnName)
@@ -78,20 +81,30 @@ export async function decodeRows({ file, metadata, names }, from, to, only = nam
  * `onNewGroup` is called before each group after the first is read. A group read in slices has its
  * nested columns decoded once, whole, and handed out a slice at a time (hyparquet decodes a list
  * column from a slice's start to its group's end: for every slice, that took time of the square of
- * the group's rows, and memory of its whole column at the first slice).
+ * the group's rows, and memory of its whole column at the first slice), unless `pageIndexed[group]`
+ * names it: then a slice of it is read from its pages that hold the slice, by its offset index.
  */
-export async function* parquetBatches(source, batchRows, onNewGroup) {
+export async function* parquetBatches(source, batchRows, onNewGroup, pageIndexed = []) {
   const { names, nested, rowStarts } = source
-  const plain = names.filter((n) => !nested.includes(n))
   for (let group = 0; group < rowStarts.length - 1; group++) {
     const start = rowStarts[group]
     const end = rowStarts[group + 1]
     if (group > 0) onNewGroup()
-    const whole = end - start > batchRows && nested.length > 0 ? (await decodeRows(source, start, end, nested)).columns : null
+    const sliced = end - start > batchRows
+    const indexed = sliced ? nested.filter((n) => pageIndexed[group]?.includes(n)) : []
+    const decodedWhole = sliced ? nested.filter((n) => !indexed.includes(n)) : []
+    const whole = decodedWhole.length > 0 ? (await decodeRows(source, start, end, decodedWhole)).columns : null
+    const rest = names.filter((n) => !decodedWhole.includes(n) && !indexed.includes(n))
     let from = start
     do {
       const to = Math.min(end, from + batchRows)
-      const { columns, rowCount } = await decodeRows(source, from, to, whole === null ? names : plain)
+      const { columns, rowCount } = await decodeRows(source, from, to, rest)
+      if (indexed.length > 0) {
+        const byIndex = (await decodeRows(source, from, to, indexed, true)).columns
+        byIndex.forEach((column, c) => {
+          if (column !== undefined) columns[c] = column
+        })
+      }
       whole?.forEach((column, c) => {
         if (column === undefined) return
         columns[c] = column.slice(from - start, to - start)

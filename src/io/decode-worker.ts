@@ -17,6 +17,8 @@ interface DecodeJob {
   maxTextBytes: number
   maxColumns: number
   batchRows: number
+  /** Per row group, the nested columns read a slice at a time by their offset index (CheckedParquet.pageIndexed). */
+  pageIndexed: string[][]
   buffer?: ArrayBuffer
   path?: string
 }
@@ -43,13 +45,13 @@ function poolFor(heapMb: number): WorkerPool<DecodeJob, DecodeAnswer> {
  * reader has taken the last, so memory holds a row group, not the table. The first batch (with the
  * column names) is awaited before this returns.
  */
-export const decodeInWorker: DecodeBinary = async (name, format, source, what, heapMb = 2048) => {
+export const decodeInWorker: DecodeBinary = async (name, format, source, what, heapMb = 2048, pageIndexed = []) => {
   const size = source instanceof Uint8Array ? source.length : source.size
   const timeoutMs = decodeTimeoutMs(size)
   // Bytes are moved to the worker, not copied (the caller does not use them again).
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
   // The text of a batch is packed outside the worker's heap: it gets the same limit.
-  const job: DecodeJob = { format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }
+  const job: DecodeJob = { format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, pageIndexed, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }
   let stream: TaskStream<DecodeAnswer>
   try {
     stream = poolFor(heapMb).stream(job, buffer ? [buffer] : [])

@@ -1,6 +1,7 @@
-import { parquetMetadata, type FileMetaData } from 'hyparquet'
+import { parquetMetadata, type ColumnChunk, type FileMetaData } from 'hyparquet'
 import { EtlError } from '../../core/errors.js'
-import { MAX_KEYS, MAX_PAGE_BYTES, MAX_PARQUET_FOOTER } from '../../core/limits.js'
+import { MAX_KEYS, MAX_PAGE_BYTES, MAX_PARQUET_FOOTER, PARQUET_BATCH_ROWS } from '../../core/limits.js'
+import { offsetIndexMatches, type WalkedPage } from './offset-index.js'
 import { readPageHeader, type PageHeader } from './page-header.js'
 
 // A Parquet file's frame checked before anything is decoded (read-export.ts): its footer and every
@@ -59,7 +60,8 @@ export function checkParquetFile(name: string, ref: FileRef, firstWindow = HEADE
         }
       }
     }
-    return checkedParquet(name, footer, () => parquetMetadata(read(size - 8 - footer, footer + 8)), size, headerAt)
+    const bytesAt = (start: number, length: number) => (start >= 4 && start + length <= size - 8 ? read(start, length) : null)
+    return checkedParquet(name, footer, () => parquetMetadata(read(size - 8 - footer, footer + 8)), size, headerAt, bytesAt)
   } finally {
     file.close()
   }
@@ -71,6 +73,11 @@ export interface CheckedParquet {
   types: Map<string, string>
   heapMb: number
   rowGroups: number
+  /**
+   * Per row group larger than a batch, its nested columns (examples) whose offset index is their
+   * pages (offset-index.ts): read a slice at a time by it. Any other is decoded whole for its group.
+   */
+  pageIndexed: string[][]
 }
 
 /** Bytes of a page read at first for its header (a header is smaller unless it holds large statistics). */
@@ -91,11 +98,17 @@ export function headerIn(file: ArrayBuffer): PageHeaderAt {
   }
 }
 
+/** Bytes of a whole file in memory, where they lie between its magic and its footer's length; else null. */
+export const bytesIn =
+  (file: ArrayBuffer) =>
+  (start: number, length: number): Uint8Array | null =>
+    start >= 4 && start + length <= file.byteLength - 8 ? new Uint8Array(file, start, length) : null
+
 /**
  * The footer (`footerLength` bytes) read and every page header checked (see damagedPage); the
  * worker's heap size.
  */
-export function checkedParquet(name: string, footerLength: number, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt): CheckedParquet {
+export function checkedParquet(name: string, footerLength: number, metadataOf: () => FileMetaData, size: number, headerAt: PageHeaderAt, bytesAt: (start: number, length: number) => Uint8Array | null): CheckedParquet {
   try {
     // The footer describes every row group's every column: its objects, in both threads, take ~40
     // times its bytes. A file's footer is kilobytes; one of tiny row groups by the ten thousand is
@@ -116,9 +129,21 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
     // V8 collects as it goes instead of growing towards 2 GiB; a file of huge row groups gets 2 GiB.
     const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
-    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024)
+    const top = topLevelColumns(metadata.schema)
+    // The pages of the nested columns' chunks, in groups read in slices: to check their offset index by.
+    const sliced = (rows: bigint) => Number(rows) > PARQUET_BATCH_ROWS
+    const walked = new Map<ColumnChunk, WalkedPage[]>()
+    const keep = (group: number, chunk: ColumnChunk) => sliced(metadata.row_groups[group]!.num_rows) && top.nested.includes(chunk.meta_data?.path_in_schema[0] ?? '')
+    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024, (group, chunk, pages) => {
+      if (keep(group, chunk)) walked.set(chunk, pages)
+    })
     if (damage) throw new Error(damage)
-    return { ...topLevelColumns(metadata.schema), heapMb, rowGroups: metadata.row_groups.length }
+    const pageIndexed = metadata.row_groups.map((group) => {
+      if (!sliced(group.num_rows)) return []
+      const matches = (chunk: ColumnChunk) => offsetIndexMatches(chunk, walked.get(chunk) ?? [], Number(group.num_rows), bytesAt)
+      return top.nested.filter((name) => group.columns.filter((c) => c.meta_data?.path_in_schema[0] === name).every(matches))
+    })
+    return { columns: top.columns, types: top.types, heapMb, rowGroups: metadata.row_groups.length, pageIndexed }
   } catch (e) {
     if (e instanceof EtlError) throw e
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a readable Parquet file (${(e as Error).message})`)
@@ -131,7 +156,7 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
  * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
  * Returns what is wrong, or null.
  */
-function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHeaderAt, maxGroupBytes: number): string | null {
+function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHeaderAt, maxGroupBytes: number, onPages: (group: number, chunk: ColumnChunk, pages: WalkedPage[]) => void): string | null {
   for (const [g, group] of metadata.row_groups.entries()) {
     let unpacked = 0
     for (const column of group.columns) {
@@ -143,6 +168,7 @@ function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHea
       if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
       const reader = { offset: 0 }
       let values = 0
+      const pages: WalkedPage[] = []
       while (reader.offset < size) {
         const at = start + reader.offset
         const { header, length } = headerAt(start, size, reader.offset)
@@ -160,12 +186,16 @@ function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHea
         } else if (header.data_page_header && header.data_page_header.encoding === undefined) {
           return `page at byte ${at} of column ${name} has a damaged header`
         }
-        if (!header.dictionary_page_header) values += count
+        if (!header.dictionary_page_header) {
+          values += count
+          pages.push(v2 ? { start: at, length: length + compressed, rows: v2.num_rows } : { start: at, length: length + compressed })
+        }
         unpacked += header.uncompressed_page_size
         if (unpacked > maxGroupBytes) return `row group ${g} unpacks to more than ${Math.round(maxGroupBytes / 1024 / 1024)} MiB, the most its footer's sizes allow`
         reader.offset += compressed
       }
       if (values !== Number(meta.num_values)) return `column ${name} holds ${values} values in its pages, ${meta.num_values} in the footer`
+      onPages(g, column, pages)
     }
   }
   return null
@@ -181,7 +211,7 @@ type SchemaElementLike = {
 }
 
 // Walk the flattened schema and name each top-level column and its type: string, int64, list<string>, …
-function topLevelColumns(schema: SchemaElementLike[]): { columns: string[]; types: Map<string, string> } {
+function topLevelColumns(schema: SchemaElementLike[]): { columns: string[]; types: Map<string, string>; nested: string[] } {
   let i = 1
   // A leaf's type as its physical type and annotation say it: an INT64 that is unsigned, a decimal
   // or a time is not this dataset's int64, nor an INT96 or a JSON byte array its string.
@@ -206,10 +236,14 @@ function topLevelColumns(schema: SchemaElementLike[]): { columns: string[]; type
   }
   const columns: string[] = []
   const types = new Map<string, string>()
+  // Lists and other nested columns (as parquet-groups.mjs tells them): a group's slice of one is
+  // decoded from the group's start unless its offset index is used.
+  const nested: string[] = []
   while (i < schema.length) {
-    const name = schema[i]!.name
-    columns.push(name)
-    types.set(name, describe())
+    const el = schema[i]!
+    columns.push(el.name)
+    if (el.num_children || el.repetition_type === 'REPEATED') nested.push(el.name)
+    types.set(el.name, describe())
   }
-  return { columns, types }
+  return { columns, types, nested }
 }

@@ -5,7 +5,7 @@ import { openCsv } from './read-csv.js'
 import { openJsonl } from './read-jsonl.js'
 import { append, diagnostics } from '../../core/diagnostics.js'
 import { EtlError } from '../../core/errors.js'
-import { checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
+import { bytesIn, checkedParquet, checkParquetFile, headerIn, type CheckedParquet, type FileRef } from '../parquet/parquet-frame.js'
 import { MAX_HELD_ROWS, MAX_JSONL_LINE, MAX_KEYS, tooManyHeldRows } from '../../core/limits.js'
 import { detectTable } from '../../core/tables.js'
 
@@ -154,8 +154,8 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
     throw new EtlError('EXPORT_MALFORMED', `read: ${name} is not a Parquet file (no PAR1 magic bytes)`)
   }
   const file = wholeBuffer(bytes)
-  const checked = checkedParquet(name, new DataView(file).getUint32(bytes.length - 8, true), () => parquetMetadata(file), bytes.length, headerIn(file))
-  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb))
+  const checked = checkedParquet(name, new DataView(file).getUint32(bytes.length - 8, true), () => parquetMetadata(file), bytes.length, headerIn(file), bytesIn(file))
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', bytes, 'a readable Parquet file', checked.heapMb, checked.pageIndexed))
 }
 
 /**
@@ -166,7 +166,7 @@ async function openParquet(name: string, bytes: Uint8Array): Promise<ExportStrea
 async function openParquetFile(name: string, ref: FileRef): Promise<ExportStream> {
   const checked = checkParquetFile(name, ref)
   if (checked instanceof Uint8Array) return openParquet(name, checked)
-  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb))
+  return parquetStream(name, checked, await binaryDecoder()(name, 'parquet', ref, 'a readable Parquet file', checked.heapMb, checked.pageIndexed))
 }
 
 function parquetStream(name: string, { columns, types }: CheckedParquet, decoded: DecodedBinary): ExportStream {

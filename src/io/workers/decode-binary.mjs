@@ -31,9 +31,10 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
 
 /**
  * `job`: the file's `format`, `maxTextBytes` and `batchRows` (PARQUET_BATCH_ROWS: a larger row group
- * is sent in slices of that many rows), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
+ * is sent in slices of that many rows), `pageIndexed` (the nested columns read by their offset index,
+ * per row group), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
  */
-async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
+async function decodeParquet({ buffer, path, maxTextBytes, batchRows, pageIndexed }) {
   const send = sender(maxTextBytes)
   const [{ openParquetSource, parquetBatches }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
   parentPort.postMessage({ id: task, ok: true, result: { ready: true } })
@@ -42,7 +43,7 @@ async function decodeParquet({ buffer, path, maxTextBytes, batchRows }) {
   const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
   const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
   let sent = 0
-  for await (const { from, ...batch } of parquetBatches(source, batchRows, () => ranges?.forget())) {
+  for await (const { from, ...batch } of parquetBatches(source, batchRows, () => ranges?.forget(), pageIndexed)) {
     // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
     if (sent++ > 0) await asked()
     send({ names: source.names, types: null, ...batch }, from)

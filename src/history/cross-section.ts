@@ -131,7 +131,7 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
   }
   for (const o of olds) {
     if (newOf[o.pos]! >= 0 || o.parsed === null || o.ids.length === 0) continue
-    const parent = parentNumber(o.parsed)
+    const parent = o.parent
     const successor = parent === null ? undefined : ruleMap.get(parent)
     if (successor !== undefined) place(`p:${successor}`, o)
     const section = sectionMap.get(o.section)
@@ -144,7 +144,7 @@ export function rewordedPairs(olds: Prepared[], news: Prepared[], oldOf: Int32Ar
   const near: NearPair[] = []
   for (const n of news) {
     if (oldOf[n.pos]! >= 0 || n.parsed === null || n.ids.length === 0) continue
-    const parent = parentNumber(n.parsed)
+    const parent = n.parent
     const neighboured = (freeOld.get(`a:${n.pos}`) ?? []).filter((o) => (o.parsed!.letters === '') === (n.parsed!.letters === ''))
     const there = new Set([...(parent === null ? [] : (freeOld.get(`p:${parent}`) ?? [])), ...(freeOld.get(`n:${n.row.number}`) ?? []), ...neighboured])
     let words = 0
@@ -215,8 +215,8 @@ export function parentsAgree(ruleMap: Map<string, string>, previousOf: Map<strin
   // The parent of each new rule's predecessor, parsed once (a pair test runs for many pairs).
   const previousParent = new Map<string, string | null>()
   return (o: Prepared, n: Prepared) => {
-    const from = parentNumber(o.parsed!)!
-    const to = parentNumber(n.parsed!)!
+    const from = o.parent!
+    const to = n.parent!
     if (ruleMap.get(from) === to) return true
     const previous = previousOf.get(to)
     if (previous === undefined) return !ruleMap.has(from) && !otherTitles(from, to)

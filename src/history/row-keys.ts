@@ -1,5 +1,5 @@
 import { diffWords } from 'diff'
-import { parseRuleNumber, type RuleNumber } from '../core/rule-number.js'
+import { parentNumber, parseRuleNumber, type RuleNumber } from '../core/rule-number.js'
 import type { RuleRow } from '../core/types.js'
 
 /** A word-level change of a text, as the changelog marks it. */
@@ -138,6 +138,7 @@ export function exampleChanges(a: RuleRow, b: RuleRow, changes: WordChanges): Ex
 export class Prepared {
   readonly section: string
   #parsed: RuleNumber | null | undefined
+  #parent: string | null | undefined
   #content: string | undefined
   #typo: string | undefined
   #ids: Int32Array | undefined
@@ -151,6 +152,14 @@ export class Prepared {
   get parsed(): RuleNumber | null {
     if (this.#parsed === undefined) this.#parsed = parseRuleNumber(this.row.number)
     return this.#parsed
+  }
+  /**
+   * The parent rule's number of a subrule (`702.19` of `702.19c`), else null: one string a row, so
+   * that the pair tests' map lookups by it (cross-section.ts parentsAgree) hash it once.
+   */
+  get parent(): string | null {
+    if (this.#parent === undefined) this.#parent = this.parsed === null ? null : parentNumber(this.parsed)
+    return this.#parent
   }
   get content(): string {
     return (this.#content ??= contentOf(this.row))

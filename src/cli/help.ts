@@ -62,8 +62,9 @@ Options:
   history: `Usage: mtg-rules history DIR [--out DIR] [--arrow] [--force]
 
 Build and validate every CR text in DIR (oldest first by effective date, on every core); print a
-table and write history.json, history.csv, each release's folder and the rules_history table with
-its card and manifest, switched in as one set.
+table (with each build's seconds) and write history.json, history.csv (the same table without the
+seconds: the same archive gives the same bytes), each release's folder and the rules_history table
+with its card and manifest, switched in as one set.
 
 Options:
   --out DIR         output folder (default out-history); replaced as a whole, atomically

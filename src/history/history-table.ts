@@ -44,7 +44,15 @@ function failureOf(errors: number, codes: Record<string, number>): string {
   return `${errors} validation ${plural(errors, 'error')}${byCode.length ? `: ${byCode.map(([code, n]) => `${n} ${code}`).join(', ')}` : ''}`
 }
 
-const COLUMNS = ['effectiveDate', 'file', 'ok', 'rules', 'examples', 'glossary', 'errors', 'warnings', 'seconds', 'failure'] as const
+/**
+ * What history.json and history.csv keep of a release: all but its build's seconds, which belong to
+ * the run, not to the data (the same archive gives the same bytes; the run's table and progress
+ * lines show the seconds).
+ */
+export type RecordedRow = Omit<HistoryRow, 'seconds'>
+export const recordedRow = ({ seconds: _, ...row }: HistoryRow): RecordedRow => row
+
+const COLUMNS = ['effectiveDate', 'file', 'ok', 'rules', 'examples', 'glossary', 'errors', 'warnings', 'failure'] as const
 
 /** A plain-text table, one line per release, columns aligned. */
 export function renderHistoryTable(rows: HistoryRow[]): string {
@@ -63,7 +71,7 @@ export function renderHistoryTable(rows: HistoryRow[]): string {
   return [line(head), ...body.map(line), ...failures].join('\n')
 }
 
-export function historyCsv(rows: HistoryRow[]): Uint8Array {
+export function historyCsv(rows: RecordedRow[]): Uint8Array {
   const lines = [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => (r[c] === null ? '' : csvField(String(r[c])))).join(','))]
   return Buffer.from(lines.map((l) => l + '\r\n').join(''), 'utf8')
 }

@@ -12,7 +12,7 @@ import { parquetAppender } from '../exports/parquet-write.js'
 import { diffReleases, MATCH_WORK } from '../history/diff.js'
 import { isBudgetWarning, workBudget } from '../history/work-budget.js'
 import { HISTORY_LINEAGE_TABLE, historyLines } from '../history/history-lines.js'
-import { historyCsv, historyFolders, historyRowOf, type HistoryRow } from '../history/history-table.js'
+import { historyCsv, historyFolders, historyRowOf, recordedRow, type HistoryRow } from '../history/history-table.js'
 import { LINEAGE_INDEX_FILE, lineageIndexBuilder } from '../history/lineage-index.js'
 import { ruleLinks } from '../history/rule-links.js'
 import { startRulesHistory } from '../history/rules-history.js'
@@ -229,8 +229,9 @@ export async function buildHistory(archive: string, out: string, options: Histor
     const linksCard = { rows: linkRows, inMemoryBytes: linksInMemory, parquet: { path: 'rule_links.parquet', bytes: linksBytes.length } }
     await staging.write('README.md', new TextEncoder().encode(renderHistoryCard(RULES_HISTORY_TABLE, { rows: historyRows, inMemoryBytes: inMemory }, { path: 'rules_history.parquet', bytes: parquetBytes.length }, listed, linksCard, notes.map((n) => n.replace(/^history: /, '')))))
     await staging.write('manifest.json', json({ tool: TOOL, releases: listed, counts: { releases: listed.length, rows: historyRows }, exports }))
-    await staging.write('history.json', json(rows))
-    await staging.write(HISTORY_RUNS_FILE, historyCsv(rows))
+    const recorded = rows.map(recordedRow)
+    await staging.write('history.json', json(recorded))
+    await staging.write(HISTORY_RUNS_FILE, historyCsv(recorded))
     const leftover = staging.commit()
     if (leftover) notes.push(leftover)
     return { releases: rows, historyRows, historyReleases: listed.length, written: true, seconds: (performance.now() - started) / 1000, notes }

@@ -16,6 +16,13 @@ export interface WalkedPage {
 const MAX_OFFSET_INDEX = 1024 * 1024
 
 /**
+ * The most pages a chunk whose index is used may have: a page location takes at least 7 bytes of
+ * MAX_OFFSET_INDEX. Past it the frame check keeps no more of them (a damaged file of tiny pages
+ * would otherwise hold millions), and the index is not used.
+ */
+export const MAX_INDEXED_PAGES = Math.floor(MAX_OFFSET_INDEX / 7)
+
+/**
  * Whether `chunk`'s offset index, read by `bytesAt` (null where the bytes lie outside the file), is
  * the `pages` of the chunk: as many locations as pages, each at a page's start and of its length,
  * their first rows 0, then rising, within the group's `groupRows`, and as far apart as a page's

@@ -1,7 +1,7 @@
 import { parquetMetadata, type ColumnChunk, type FileMetaData } from 'hyparquet'
 import { EtlError } from '../../core/errors.js'
 import { MAX_KEYS, MAX_PAGE_BYTES, MAX_PARQUET_FOOTER, PARQUET_BATCH_ROWS } from '../../core/limits.js'
-import { offsetIndexMatches, type WalkedPage } from './offset-index.js'
+import { MAX_INDEXED_PAGES, offsetIndexMatches, type WalkedPage } from './offset-index.js'
 import { readPageHeader, type PageHeader } from './page-header.js'
 
 // A Parquet file's frame checked before anything is decoded (read-export.ts): its footer and every
@@ -130,19 +130,19 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
     const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
     const top = topLevelColumns(metadata.schema)
-    // The pages of the nested columns' chunks, in groups read in slices: to check their offset index by.
+    // The nested columns' chunks, in groups read in slices, whose offset index is their pages: each
+    // checked as soon as its pages are walked, so that one chunk's pages are held at a time.
     const sliced = (rows: bigint) => Number(rows) > PARQUET_BATCH_ROWS
-    const walked = new Map<ColumnChunk, WalkedPage[]>()
-    const keep = (group: number, chunk: ColumnChunk) => sliced(metadata.row_groups[group]!.num_rows) && top.nested.includes(chunk.meta_data?.path_in_schema[0] ?? '')
-    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024, (group, chunk, pages) => {
-      if (keep(group, chunk)) walked.set(chunk, pages)
+    const wanted = (group: number, chunk: ColumnChunk) => sliced(metadata.row_groups[group]!.num_rows) && top.nested.includes(chunk.meta_data?.path_in_schema[0] ?? '')
+    const indexed = new Set<ColumnChunk>()
+    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024, wanted, (group, chunk, pages) => {
+      if (pages !== null && offsetIndexMatches(chunk, pages, Number(metadata.row_groups[group]!.num_rows), bytesAt)) indexed.add(chunk)
     })
     if (damage) throw new Error(damage)
-    const pageIndexed = metadata.row_groups.map((group) => {
-      if (!sliced(group.num_rows)) return []
-      const matches = (chunk: ColumnChunk) => offsetIndexMatches(chunk, walked.get(chunk) ?? [], Number(group.num_rows), bytesAt)
-      return top.nested.filter((name) => group.columns.filter((c) => c.meta_data?.path_in_schema[0] === name).every(matches))
-    })
+    const pageIndexed = metadata.row_groups.map((group) => (sliced(group.num_rows) ? top.nested.filter((name) => {
+          const leaves = group.columns.filter((c) => c.meta_data?.path_in_schema[0] === name)
+          return leaves.length > 0 && leaves.every((c) => indexed.has(c))
+        }) : []))
     return { columns: top.columns, types: top.types, heapMb, rowGroups: metadata.row_groups.length, pageIndexed }
   } catch (e) {
     if (e instanceof EtlError) throw e
@@ -156,7 +156,14 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
  * sizes and value counts in them, so one damaged header can make it loop or allocate without end.
  * Returns what is wrong, or null.
  */
-function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHeaderAt, maxGroupBytes: number, onPages: (group: number, chunk: ColumnChunk, pages: WalkedPage[]) => void): string | null {
+function damagedPage(
+  metadata: FileMetaData,
+  fileSize: number,
+  headerAt: PageHeaderAt,
+  maxGroupBytes: number,
+  wanted: (group: number, chunk: ColumnChunk) => boolean,
+  onPages: (group: number, chunk: ColumnChunk, pages: WalkedPage[] | null) => void,
+): string | null {
   for (const [g, group] of metadata.row_groups.entries()) {
     let unpacked = 0
     for (const column of group.columns) {
@@ -168,7 +175,9 @@ function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHea
       if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
       const reader = { offset: 0 }
       let values = 0
-      const pages: WalkedPage[] = []
+      // A wanted chunk's data pages, up to MAX_INDEXED_PAGES (null past it).
+      let pages: WalkedPage[] | null = wanted(g, column) ? [] : null
+      const keepPages = pages !== null
       while (reader.offset < size) {
         const at = start + reader.offset
         const { header, length } = headerAt(start, size, reader.offset)
@@ -188,14 +197,15 @@ function damagedPage(metadata: FileMetaData, fileSize: number, headerAt: PageHea
         }
         if (!header.dictionary_page_header) {
           values += count
-          pages.push(v2 ? { start: at, length: length + compressed, rows: v2.num_rows } : { start: at, length: length + compressed })
+          if (pages !== null && pages.length >= MAX_INDEXED_PAGES) pages = null
+          pages?.push(v2 ? { start: at, length: length + compressed, rows: v2.num_rows } : { start: at, length: length + compressed })
         }
         unpacked += header.uncompressed_page_size
         if (unpacked > maxGroupBytes) return `row group ${g} unpacks to more than ${Math.round(maxGroupBytes / 1024 / 1024)} MiB, the most its footer's sizes allow`
         reader.offset += compressed
       }
       if (values !== Number(meta.num_values)) return `column ${name} holds ${values} values in its pages, ${meta.num_values} in the footer`
-      onPages(g, column, pages)
+      if (keepPages) onPages(g, column, pages)
     }
   }
   return null

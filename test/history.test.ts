@@ -325,6 +325,32 @@ describe('the whole-history dataset: rules_history and lineage', () => {
     ])
   })
 
+  it('validate follows a number two rules hold: the added one named {release}:{number}~{index}, the next release keeping either id', async () => {
+    // 2026-06-19 with 702.20 added as a second 702.19 (as 2024-09-20 gave 702.175 twice); 2026-08-07 as published.
+    const [held, newest] = facts.slice(-2).map((f) => f.effective)
+    const at = (release: string, number: string) => rows.findIndex((r) => r.release === release && r.number === number)
+    const second = rows[at(held!, '702.20')]
+    const own = `${held}:702.19~${second.index}`
+    const lineageOf = async (edits: Record<number, object>) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'held-twice-')), 'rules_history.jsonl')
+      writeFileSync(file, rows.map((r, i) => JSON.stringify({ ...r, ...edits[i] })).join('\n') + '\n')
+      const report = JSON.parse((await inProcess(['validate', file, '--json'])).stdout)
+      return report.diagnostics.filter((d: { code: string }) => d.code === 'lineage').map((d: { message: string }) => d.message.replace(/^release \S+, row \d+: /, ''))
+    }
+    const twice = { [at(held!, '702.20')]: { number: '702.19', previous_number: null, change: 'added', rule_id: own } }
+    // 2026-08-07's 702.20 continued a 702.20 that 2026-06-19 no longer has; its 702.19 keeps the first id.
+    const lost = `previous_number 702.20 is not a rule of the release before ${newest}`
+    expect(await lineageOf(twice)).toEqual([lost])
+    // Its 702.19 continues 2026-06-19's first 702.19 under the same id; the second's id serves as well.
+    const first = rows[at(held!, '702.19')].rule_id
+    expect(rows[at(newest!, '702.19')].rule_id).toBe(first)
+    expect(await lineageOf({ ...twice, [at(newest!, '702.19')]: { rule_id: own } })).toEqual([lost])
+    expect(await lineageOf({ ...twice, [at(newest!, '702.19')]: { rule_id: `${newest}:702.19` } })).toEqual([`rule_id ${newest}:702.19 is not the rule_id of 702.19 in the release before (${first}, ${own})`, lost])
+    // The index after `~` is the row's own.
+    const wrong = `${held}:702.19~${second.index + 1}`
+    expect(await lineageOf({ [at(held!, '702.20')]: { ...twice[at(held!, '702.20')], rule_id: wrong } })).toEqual([`rule_id ${wrong} of an added rule is not ${held}:702.19 (its release and number)`, lost])
+  })
+
   it('writes rule_links: every continued rule as rules_history says, and the splits and merges one previous_number cannot say', () => {
     const links = readFileSync(join(out, 'rule_links.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     const continued = rows.filter((r) => r.previous_number !== null)

@@ -32,9 +32,10 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
   let previousNumbers = new Set<string>()
   let numbers = new Set<string>()
   let ids = new Set<string>()
-  // The rule_ids each number has in the release before and in this one: a continued rule keeps its id.
-  let previousIds = new Map<string, string[]>()
-  let idsOfNumber = new Map<string, string[]>()
+  // The rule_ids each number has in the release before and in this one (one id, or the ids of a
+  // number two rules hold): a continued rule keeps its id.
+  let previousIds = new Map<string, string | string[]>()
+  let idsOfNumber = new Map<string, string | string[]>()
   const seenReleases = new Set<string>()
   const closeRelease = () => {
     if (session) append(out, tagged(session.finish()))
@@ -61,7 +62,8 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
         release = rel
         session = startChecks({ glossary: [], sections: [] }, PER_RELEASE)
       }
-      append(out, tagged(schemaDiagnostics('rules_history', record, where, reportedColumns)))
+      const invalid = schemaDiagnostics('rules_history', record, where, reportedColumns)
+      if (invalid.length > 0) append(out, tagged(invalid))
       const at = out.length
       session!.visit(row)
       const number = typeof record.number === 'string' ? record.number : null
@@ -72,11 +74,17 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       if (id !== null) {
         if (ids.has(id)) out.push(diagnostics.lineage(`rule_id ${id} names two rows of release ${rel}`, where))
         ids.add(id)
-        if (number !== null) idsOfNumber.get(number)?.push(id) ?? idsOfNumber.set(number, [id])
-        const own = `${rel}:${number}`
-        if (prev === null && number !== null && id !== own && id !== `${own}~${record.index}`) out.push(diagnostics.lineage(`rule_id ${id} of an added rule is not ${own} (its release and number)`, where))
+        if (number !== null) {
+          const held = idsOfNumber.get(number)
+          if (held === undefined) idsOfNumber.set(number, id)
+          else if (typeof held === 'string') idsOfNumber.set(number, [held, id])
+          else held.push(id)
+        }
+        if (prev === null && number !== null && !isOwnId(id, `${rel}`, number, record.index)) out.push(diagnostics.lineage(`rule_id ${id} of an added rule is not ${rel}:${number} (its release and number)`, where))
         const before = typeof prev === 'string' ? previousIds.get(prev) : undefined
-        if (before && !before.includes(id)) out.push(diagnostics.lineage(`rule_id ${id} is not the rule_id of ${prev} in the release before (${before.slice(0, 3).join(', ')})`, where))
+        if (before !== undefined && (typeof before === 'string' ? before !== id : !before.includes(id))) {
+          out.push(diagnostics.lineage(`rule_id ${id} is not the rule_id of ${prev} in the release before (${[before].flat().slice(0, 3).join(', ')})`, where))
+        }
       }
       if (typeof prev === 'string' && !previousNumbers.has(prev)) out.push(diagnostics.lineage(`previous_number ${prev} is not a rule of the release before ${rel}`, where))
       if (prev === null && change !== 'added' && typeof change === 'string') out.push(diagnostics.lineage(`change is ${change} but previous_number is null (only an added rule has none)`, where))
@@ -89,6 +97,16 @@ export function startHistoryChecks(reportedColumns?: ReadonlySet<string>) {
       return out
     },
   }
+}
+
+/**
+ * Whether `id` is an added rule's own: `{release}:{number}`, or `{release}:{number}~{index}` for a
+ * number two rules hold (compared in place: no string is made per row).
+ */
+function isOwnId(id: string, release: string, number: string, index: unknown): boolean {
+  const end = release.length + 1 + number.length
+  if (id.length < end || !id.startsWith(release) || id.charCodeAt(release.length) !== 58 || !id.startsWith(number, release.length + 1)) return false
+  return id.length === end || id.slice(end) === `~${index}`
 }
 
 /** A finding of one release's rows, naming the release and the row within it (from 0, as `position` counts the file's). */

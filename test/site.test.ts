@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { extractReferences } from '../src/core/citations.js'
 import { launchChromium, watch } from './helpers/browser.js'
 import { builtDataset, builtHistory } from './helpers/built.js'
@@ -54,6 +54,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
+})
+
+// Each test's pages closed after it: open ones stay in Chromium, a renderer each, to the end of the run.
+afterEach(async () => {
+  await Promise.all(browser?.contexts().map((c) => c.close()) ?? [])
 })
 
 /** A page opened in a fresh context (phone or desktop width), watched for problems. */

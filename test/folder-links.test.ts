@@ -126,7 +126,7 @@ describe('validate DIR while a build replaces DIR', () => {
     const out = join(parent, 'out')
     const texts = [release('2026-06-19').path, release('2026-08-07').path]
     expect((await inProcess(['build', texts[1]!, '--out', out])).status).toBe(0)
-    // Three more builds, alternating releases, a pause between them (a validate runs in each).
+    // Three more builds, alternating releases, a pause between them; validate runs back to back throughout.
     const script = texts.concat(texts[0]!).map((t) => `node ${JSON.stringify(CLI)} build ${JSON.stringify(t)} --out ${JSON.stringify(out)} >/dev/null && sleep 0.4`).join(' && ')
     const builder = spawn('bash', ['-c', script], { stdio: 'ignore' })
     const ended = new Promise<number | null>((resolve) => builder.on('exit', resolve))

@@ -312,20 +312,20 @@ describe('Parquet from other writers and of many row groups', () => {
     expect(parquetMetadata(readFileSync(oneGroup).buffer).row_groups).toHaveLength(1)
     const whole = run(['validate', oneGroup, '--json'], { heapMb: 512 })
     expect(JSON.parse(whole.stdout)).toEqual({ ...report, source: { ...report.source, file: oneGroup } })
-    // Its list column is read a slice at a time by its offset index (the pages that hold the slice),
-    // that index being the pages the frame check walked. One that is not (here zeroed) is not used:
-    // the column is then decoded once for the group, and the report is the same.
+    // Its columns are read a slice at a time by their offset indexes (the pages that hold the slice),
+    // each index being the pages the frame check walked. One that is not (here the list column's,
+    // zeroed) is not used: that column is then decoded once for the group, and the report is the same.
     const { checkParquetFile } = await import('../src/exports/read/read-export.js')
     const { fileRef } = await import('../src/io/files.js')
     const indexed = (path: string) => (checkParquetFile(path, fileRef(path)) as { pageIndexed: string[][] }).pageIndexed
-    expect(indexed(oneGroup)).toEqual([['examples']])
+    expect(indexed(oneGroup)).toEqual([['number', 'text', 'examples', 'index']])
     expect(indexed(file)).toEqual([[], []])
     const unindexed = join(tmp, 'one-group-unindexed.parquet')
     const oneGroupBytes = readFileSync(oneGroup)
     const examples = parquetMetadata(oneGroupBytes.buffer.slice(oneGroupBytes.byteOffset, oneGroupBytes.byteOffset + oneGroupBytes.length)).row_groups[0]!.columns.find((c) => c.meta_data!.path_in_schema[0] === 'examples')!
     oneGroupBytes.fill(0, Number(examples.offset_index_offset), Number(examples.offset_index_offset) + examples.offset_index_length!)
     writeFileSync(unindexed, oneGroupBytes)
-    expect(indexed(unindexed)).toEqual([[]])
+    expect(indexed(unindexed)).toEqual([['number', 'text', 'index']])
     const { validateFile } = await import('../src/io/validate-folder.js')
     expect(await validateFile(unindexed, { strict: false, exact: false })).toEqual({ ...report, source: { ...report.source, file: unindexed } })
     const damaged = join(tmp, 'one-group-utf8.parquet')
@@ -345,19 +345,27 @@ describe('Parquet from other writers and of many row groups', () => {
     // What bounds memory: the decoding worker sends that group in slices of 100,000 rows, not whole
     // (one 3,000,000-row group took 4.2 GB whole; docs/performance.md).
     const { decodeInWorker } = await import('../src/io/decode-worker.js')
-    // Read by its offset index, each slice's examples are its own rows' examples.
+    // Read by their offset indexes, or the list column decoded whole and handed out by slice, each
+    // slice's values are its own rows' values.
     const { valueAt } = await import('../src/exports/packed-columns.mjs')
-    const decoded = await decodeInWorker(oneGroup, 'parquet', new Uint8Array(readFileSync(oneGroup)), 'a Parquet file', 2048, indexed(oneGroup))
-    const sizes: number[] = []
-    let misplaced = 0
-    const batches = [decoded.takeFirst()]
-    for await (const batch of decoded.rest) batches.push(batch)
-    for (const batch of batches) {
-      const column = batch.columns[batch.names.indexOf('examples')]!
-      for (let at = 0; at < batch.rowCount; at++) if (JSON.stringify(valueAt(column, at)) !== JSON.stringify(rows[sizes.reduce((a, b) => a + b, 0) + at]!.examples)) misplaced++
-      sizes.push(batch.rowCount)
+    const slices = async (path: string) => {
+      const decoded = await decodeInWorker(path, 'parquet', new Uint8Array(readFileSync(path)), 'a Parquet file', 2048, indexed(path))
+      const sizes: number[] = []
+      let misplaced = 0
+      const batches = [decoded.takeFirst()]
+      for await (const batch of decoded.rest) batches.push(batch)
+      for (const batch of batches) {
+        const first = sizes.reduce((a, b) => a + b, 0)
+        for (const name of ['number', 'text', 'examples'] as const) {
+          const column = batch.columns[batch.names.indexOf(name)]!
+          for (let at = 0; at < batch.rowCount; at++) if (JSON.stringify(valueAt(column, at)) !== JSON.stringify(rows[first + at]![name])) misplaced++
+        }
+        sizes.push(batch.rowCount)
+      }
+      return [sizes, misplaced]
     }
-    expect([sizes, misplaced]).toEqual([[100_000, 30_000], 0])
+    expect(await slices(oneGroup)).toEqual([[100_000, 30_000], 0])
+    expect(await slices(unindexed)).toEqual([[100_000, 30_000], 0])
     // Its list column, decoded once for the whole group, in a heap too small for it: one clear error.
     await expect(decodeInWorker(oneGroup, 'parquet', new Uint8Array(readFileSync(oneGroup)), 'a Parquet file', 16)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: expect.stringMatching(/^read: .*one-group\.parquet: out of memory while decoding it \(.*\); the file is not shown to be damaged: give the process more memory, or write smaller row groups$/) })
   }, 120_000)

@@ -60,6 +60,23 @@ function packStrings(values, maxBytes) {
   return { bytes: at === size ? bytes : bytes.slice(0, at), starts, missing }
 }
 
+/**
+ * Rows `from` to `to` of a packed column, as a packed column of their own (copied: its buffers can
+ * be moved while the whole column stays).
+ */
+export function sliceColumn(column, from, to) {
+  if (column.kind === 'plain') return { kind: 'plain', values: column.values.slice(from, to) }
+  if (column.kind === 'strings') return { kind: 'strings', ...sliceStrings(column, from, to) }
+  const first = column.listStarts[from]
+  const listStarts = column.listStarts.slice(from, to + 1).map((k) => k - first)
+  return { kind: 'lists', listStarts, missing: column.missing.slice(from, to), items: sliceStrings(column.items, first, column.listStarts[to]) }
+}
+
+function sliceStrings({ bytes, starts, missing }, from, to) {
+  const first = starts[from]
+  return { bytes: bytes.slice(first, starts[to]), starts: starts.slice(from, to + 1).map((at) => at - first), missing: missing.slice(from, to) }
+}
+
 /** The buffers to move (not copy) with a packed column. */
 export function transfers(column) {
   if (column.kind === 'strings') return [column.bytes.buffer, column.starts.buffer, column.missing.buffer]

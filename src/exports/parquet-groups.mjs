@@ -2,6 +2,7 @@
 // JavaScript: it runs from src/ (tests) and dist/.
 import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet'
 import { gunzipSync } from 'node:zlib'
+import { packColumn, sliceColumn } from './packed-columns.mjs'
 
 // GZIP through Node's native zlib: twice as fast as the JavaScript one. Never past the size the page
 // header gives: a small page that unpacks to gigabytes (outside any heap limit) is refused at that size.
@@ -78,27 +79,31 @@ export async function decodeRows({ file, metadata, names }, from, to, only = nam
 /**
  * The rows of the file in batches, in order: each row group once, in slices of at most `batchRows`
  * rows (`from`: the batch's first row in the file; `nextGroup`, `last`: what comes after it).
- * `onNewGroup` is called before each group after the first is read. A group read in slices has its
- * nested columns decoded once, whole, and handed out a slice at a time (hyparquet decodes a list
- * column from a slice's start to its group's end: for every slice, that took time of the square of
- * the group's rows, and memory of its whole column at the first slice), unless `pageIndexed[group]`
- * names it: then a slice of it is read from its pages that hold the slice, by its offset index.
+ * A group read in slices has each column that `pageIndexed[group]` names read a slice at a time from
+ * the pages that hold the slice, by its offset index. Without one, a nested column is decoded once,
+ * whole, and handed out a slice at a time (hyparquet decodes a list column from a slice's start to
+ * its group's end: for every slice, that took time of the square of the group's rows, and memory of
+ * its whole column at the first slice), packed (packed-columns.mjs: at most `maxTextBytes` of text);
+ * a flat one is read from its whole chunk for each slice (`ranges` keeps the bytes). `ranges`:
+ * `newGroup()` is called before each group after the first, `batchRead()` after each batch's reads.
  */
-export async function* parquetBatches(source, batchRows, onNewGroup, pageIndexed = []) {
+export async function* parquetBatches(source, { batchRows, pageIndexed = [], maxTextBytes = Infinity, ranges }) {
   const { names, nested, rowStarts } = source
   for (let group = 0; group < rowStarts.length - 1; group++) {
     const start = rowStarts[group]
     const end = rowStarts[group + 1]
-    if (group > 0) onNewGroup()
+    if (group > 0) ranges?.newGroup()
     const sliced = end - start > batchRows
-    const indexed = sliced ? nested.filter((n) => pageIndexed[group]?.includes(n)) : []
+    const indexed = sliced ? names.filter((n) => pageIndexed[group]?.includes(n)) : []
     const decodedWhole = sliced ? nested.filter((n) => !indexed.includes(n)) : []
-    const whole = decodedWhole.length > 0 ? (await decodeRows(source, start, end, decodedWhole)).columns : null
+    // Packed as soon as decoded: a JavaScript array and a view per value, for every row of the group,
+    // would be kept (and traced by every collection) until the group's last slice.
+    const whole = decodedWhole.length > 0 ? (await decodeRows(source, start, end, decodedWhole)).columns.map((c) => c && packColumn(c, maxTextBytes)) : null
     const rest = names.filter((n) => !decodedWhole.includes(n) && !indexed.includes(n))
     let from = start
     do {
       const to = Math.min(end, from + batchRows)
-      const { columns, rowCount } = await decodeRows(source, from, to, rest)
+      const { columns, rowCount } = rest.length > 0 ? await decodeRows(source, from, to, rest) : { columns: names.map(() => undefined), rowCount: to - from }
       if (indexed.length > 0) {
         const byIndex = (await decodeRows(source, from, to, indexed, true)).columns
         byIndex.forEach((column, c) => {
@@ -107,10 +112,9 @@ export async function* parquetBatches(source, batchRows, onNewGroup, pageIndexed
       }
       whole?.forEach((column, c) => {
         if (column === undefined) return
-        columns[c] = column.slice(from - start, to - start)
-        // Sent once: the whole column lets go of the rows as they go.
-        column.fill(undefined, from - start, to - start)
+        columns[c] = sliceColumn(column, from - start, to - start)
       })
+      ranges?.batchRead()
       const last = to === end && group === rowStarts.length - 2
       yield { columns, rowCount, from, group, nextGroup: to < end ? group : last ? null : group + 1, last }
       from = to

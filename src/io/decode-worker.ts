@@ -17,7 +17,7 @@ interface DecodeJob {
   maxTextBytes: number
   maxColumns: number
   batchRows: number
-  /** Per row group, the nested columns read a slice at a time by their offset index (CheckedParquet.pageIndexed). */
+  /** Per row group, the columns read a slice at a time by their offset index (CheckedParquet.pageIndexed). */
   pageIndexed: string[][]
   buffer?: ArrayBuffer
   path?: string

@@ -74,8 +74,9 @@ export interface CheckedParquet {
   heapMb: number
   rowGroups: number
   /**
-   * Per row group larger than a batch, its nested columns (examples) whose offset index is their
-   * pages (offset-index.ts): read a slice at a time by it. Any other is decoded whole for its group.
+   * Per row group larger than a batch, its columns whose offset index is their pages
+   * (offset-index.ts): read a slice at a time by it. Any other nested column (examples) is decoded
+   * whole for its group, any other flat column from its chunk read whole once for the group.
    */
   pageIndexed: string[][]
 }
@@ -130,16 +131,17 @@ export function checkedParquet(name: string, footerLength: number, metadataOf: (
     const heapMb = Math.min(2048, Math.max(256, Math.ceil((8 * largestGroup) / 1024 / 1024) + 128))
     // Decompressed pages and text bytes live outside that heap: a row group may unpack to no more.
     const top = topLevelColumns(metadata.schema)
-    // The nested columns' chunks, in groups read in slices, whose offset index is their pages: each
-    // checked as soon as its pages are walked, so that one chunk's pages are held at a time.
+    // The column chunks, in groups read in slices, whose offset index is their pages: each checked
+    // as soon as its pages are walked, so that one chunk's pages are held at a time.
     const sliced = (rows: bigint) => Number(rows) > PARQUET_BATCH_ROWS
-    const wanted = (group: number, chunk: ColumnChunk) => sliced(metadata.row_groups[group]!.num_rows) && top.nested.includes(chunk.meta_data?.path_in_schema[0] ?? '')
+    const wanted = (group: number) => sliced(metadata.row_groups[group]!.num_rows)
+    const flat = (chunk: ColumnChunk) => !top.nested.includes(chunk.meta_data?.path_in_schema[0] ?? '')
     const indexed = new Set<ColumnChunk>()
-    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024, wanted, (group, chunk, pages) => {
+    const damage = damagedPage(metadata, size, headerAt, heapMb * 1024 * 1024, wanted, flat, (group, chunk, pages) => {
       if (pages !== null && offsetIndexMatches(chunk, pages, Number(metadata.row_groups[group]!.num_rows), bytesAt)) indexed.add(chunk)
     })
     if (damage) throw new Error(damage)
-    const pageIndexed = metadata.row_groups.map((group) => (sliced(group.num_rows) ? top.nested.filter((name) => {
+    const pageIndexed = metadata.row_groups.map((group) => (sliced(group.num_rows) ? [...new Set(top.columns)].filter((name) => {
           const leaves = group.columns.filter((c) => c.meta_data?.path_in_schema[0] === name)
           return leaves.length > 0 && leaves.every((c) => indexed.has(c))
         }) : []))
@@ -161,7 +163,8 @@ function damagedPage(
   fileSize: number,
   headerAt: PageHeaderAt,
   maxGroupBytes: number,
-  wanted: (group: number, chunk: ColumnChunk) => boolean,
+  wanted: (group: number) => boolean,
+  flat: (chunk: ColumnChunk) => boolean,
   onPages: (group: number, chunk: ColumnChunk, pages: WalkedPage[] | null) => void,
 ): string | null {
   for (const [g, group] of metadata.row_groups.entries()) {
@@ -175,9 +178,11 @@ function damagedPage(
       if (!(start >= 4 && size >= 0 && start + size <= fileSize - 8)) return `column ${name} lies outside the file`
       const reader = { offset: 0 }
       let values = 0
-      // A wanted chunk's data pages, up to MAX_INDEXED_PAGES (null past it).
-      let pages: WalkedPage[] | null = wanted(g, column) ? [] : null
+      // A wanted chunk's data pages, up to MAX_INDEXED_PAGES (null past it). A page of a flat
+      // column holds a value a row, so its value count is its rows (v1 pages give no row count).
+      let pages: WalkedPage[] | null = wanted(g) ? [] : null
       const keepPages = pages !== null
+      const rowsAreValues = keepPages && flat(column)
       while (reader.offset < size) {
         const at = start + reader.offset
         const { header, length } = headerAt(start, size, reader.offset)
@@ -198,7 +203,7 @@ function damagedPage(
         if (!header.dictionary_page_header) {
           values += count
           if (pages !== null && pages.length >= MAX_INDEXED_PAGES) pages = null
-          pages?.push(v2 ? { start: at, length: length + compressed, rows: v2.num_rows } : { start: at, length: length + compressed })
+          pages?.push(v2 ? { start: at, length: length + compressed, rows: v2.num_rows } : rowsAreValues ? { start: at, length: length + compressed, rows: count } : { start: at, length: length + compressed })
         }
         unpacked += header.uncompressed_page_size
         if (unpacked > maxGroupBytes) return `row group ${g} unpacks to more than ${Math.round(maxGroupBytes / 1024 / 1024)} MiB, the most its footer's sizes allow`

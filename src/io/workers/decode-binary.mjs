@@ -9,6 +9,7 @@
 import { isUtf8 } from 'node:buffer'
 import { parentPort } from 'node:worker_threads'
 import { packColumn, transfers } from '../../exports/packed-columns.mjs'
+import { groupRanges } from './group-ranges.mjs'
 
 // The task being decoded; the reader's "next": counted, so that one sent while a row group is still being decoded is kept.
 let task = -1
@@ -24,47 +25,33 @@ const asked = () =>
 
 // Columns go as UTF-8 bytes in moved buffers (packed-columns.mjs), not as cloned strings.
 const sender = (maxTextBytes) => (batch, firstRow = 0) => {
-  const columns = batch.columns.map((c) => packColumn(c, maxTextBytes))
+  // A nested column of a large row group comes packed already (parquet-groups.mjs).
+  const columns = batch.columns.map((c) => (Array.isArray(c) ? packColumn(c, maxTextBytes) : c))
   columns.forEach((c, i) => requireUtf8(c, batch.names[i], firstRow))
   parentPort.postMessage({ id: task, ok: true, last: batch.last, result: { ...batch, columns } }, columns.flatMap(transfers))
 }
 
 /**
  * `job`: the file's `format`, `maxTextBytes` and `batchRows` (PARQUET_BATCH_ROWS: a larger row group
- * is sent in slices of that many rows), `pageIndexed` (the nested columns read by their offset index,
- * per row group), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
+ * is sent in slices of that many rows), `pageIndexed` (the columns read by their offset index, per
+ * row group), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
  */
 async function decodeParquet({ buffer, path, maxTextBytes, batchRows, pageIndexed }) {
   const send = sender(maxTextBytes)
-  const [{ openParquetSource, parquetBatches }, { asyncBufferFromFile }] = await Promise.all([import('../../exports/parquet-groups.mjs'), import('hyparquet')])
+  const { openParquetSource, parquetBatches } = await import('../../exports/parquet-groups.mjs')
   parentPort.postMessage({ id: task, ok: true, result: { ready: true } })
-  // A file read by ranges: the ranges of the row group being read are kept until the next group, so
-  // that the slices of a large group read its column chunks once.
-  const ranges = path === undefined ? null : groupRanges(await asyncBufferFromFile(path))
-  const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
-  let sent = 0
-  for await (const { from, ...batch } of parquetBatches(source, batchRows, () => ranges?.forget(), pageIndexed)) {
-    // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
-    if (sent++ > 0) await asked()
-    send({ names: source.names, types: null, ...batch }, from)
-  }
-  if (sent === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
-}
-
-/** hyparquet's AsyncBuffer over `file`, each range read once until `forget` (the next row group). */
-function groupRanges(file) {
-  let kept = new Map()
-  return {
-    file: {
-      byteLength: file.byteLength,
-      slice(start, end) {
-        const key = `${start}:${end}`
-        let range = kept.get(key)
-        if (range === undefined) kept.set(key, (range = file.slice(start, end)))
-        return range
-      },
-    },
-    forget: () => void (kept = new Map()),
+  const ranges = path === undefined ? null : await groupRanges(path)
+  try {
+    const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
+    let sent = 0
+    for await (const { from, ...batch } of parquetBatches(source, { batchRows, pageIndexed, maxTextBytes, ranges })) {
+      // One batch ahead: this one was decoded while the reader checked the last; send it when asked.
+      if (sent++ > 0) await asked()
+      send({ names: source.names, types: null, ...batch }, from)
+    }
+    if (sent === 0) send({ names: [], columns: [], rowCount: 0, types: null, group: 0, nextGroup: null, last: true })
+  } finally {
+    await ranges?.close()
   }
 }
 

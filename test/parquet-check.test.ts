@@ -100,3 +100,23 @@ describe('an offset index is used only where it is the pages of its column chunk
     expect(offsetIndexMatches(chunk, pages, rows.length - 1, bytesIn(file))).toBe(false)
   })
 })
+
+describe('the decoding worker reads a file as its frame was checked', () => {
+  it('as long as it was then: bytes appended since are not read, and a file cut shorter fails where its bytes are missing', async () => {
+    const { groupRanges } = await import('../src/io/workers/group-ranges.mjs')
+    const path = join(dir, 'changing.parquet')
+    writeFileSync(path, parquet)
+    const ranges = await groupRanges(path, parquet.length)
+    try {
+      writeFileSync(path, Buffer.concat([parquet, Buffer.from('appended')]))
+      expect(ranges.file.byteLength).toBe(parquet.length)
+      const tail = new Uint8Array(await ranges.file.slice(parquet.length - 8))
+      expect(Buffer.from(tail).equals(Buffer.from(parquet.subarray(-8)))).toBe(true)
+      writeFileSync(path, parquet.subarray(0, 1000))
+      await expect(ranges.file.slice(500, 2000)).rejects.toThrow(/^the file ended before the bytes its footer points to/)
+      expect(new Uint8Array(await ranges.file.slice(0, 4))).toEqual(parquet.subarray(0, 4))
+    } finally {
+      await ranges.close()
+    }
+  })
+})

@@ -21,6 +21,8 @@ interface DecodeJob {
   pageIndexed: string[][]
   buffer?: ArrayBuffer
   path?: string
+  /** The file's size when its frame was checked: the worker reads that much of it, never what was appended since. */
+  size?: number
 }
 
 /** What the worker answers: that its decoder is loaded (the time limit starts then), then the batches. */
@@ -51,7 +53,7 @@ export const decodeInWorker: DecodeBinary = async (name, format, source, what, h
   // Bytes are moved to the worker, not copied (the caller does not use them again).
   const buffer = source instanceof Uint8Array ? wholeBuffer(source) : null
   // The text of a batch is packed outside the worker's heap: it gets the same limit.
-  const job: DecodeJob = { format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, pageIndexed, ...(buffer ? { buffer } : { path: (source as FileRef).path }) }
+  const job: DecodeJob = { format, maxTextBytes: heapMb * 1024 * 1024, maxColumns: MAX_KEYS, batchRows: PARQUET_BATCH_ROWS, pageIndexed, ...(buffer ? { buffer } : { path: (source as FileRef).path, size: (source as FileRef).size }) }
   let stream: TaskStream<DecodeAnswer>
   try {
     stream = poolFor(heapMb).stream(job, buffer ? [buffer] : [])

@@ -34,13 +34,13 @@ const sender = (maxTextBytes) => (batch, firstRow = 0) => {
 /**
  * `job`: the file's `format`, `maxTextBytes` and `batchRows` (PARQUET_BATCH_ROWS: a larger row group
  * is sent in slices of that many rows), `pageIndexed` (the columns read by their offset index, per
- * row group), and its bytes (`buffer`, moved here) or its `path` (read by ranges).
+ * row group), and its bytes (`buffer`, moved here) or its `path` and `size` (read by ranges).
  */
-async function decodeParquet({ buffer, path, maxTextBytes, batchRows, pageIndexed }) {
+async function decodeParquet({ buffer, path, size, maxTextBytes, batchRows, pageIndexed }) {
   const send = sender(maxTextBytes)
   const { openParquetSource, parquetBatches } = await import('../../exports/parquet-groups.mjs')
   parentPort.postMessage({ id: task, ok: true, result: { ready: true } })
-  const ranges = path === undefined ? null : await groupRanges(path)
+  const ranges = path === undefined ? null : await groupRanges(path, size)
   try {
     const source = await openParquetSource(ranges === null ? { buffer } : { file: ranges.file })
     let sent = 0

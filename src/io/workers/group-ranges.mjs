@@ -3,18 +3,16 @@
 import { open } from 'node:fs/promises'
 
 /**
- * hyparquet's AsyncBuffer over an open file. A range is kept while every batch of a row group asks
- * for it (a column chunk read whole for each slice of a large group is read from the file once);
- * one a batch did not ask for (the pages of an earlier slice) is let go after it, and all at the next
- * group. A range is read straight into one buffer of its size: hyparquet's asyncBufferFromFile
- * gathers a stream's 64 KiB chunks and joins them, which held a large column chunk twice.
+ * hyparquet's AsyncBuffer over the file at `path`, as `size` bytes long: its size when its frame was
+ * checked (bytes appended since are not read; a file cut shorter fails at the missing bytes). A range
+ * is kept while every batch of a row group asks for it (a column chunk read whole for each slice of a
+ * large group is read from the file once); one a batch did not ask for (the pages of an earlier
+ * slice) is let go after it, and all at the next group. A range is read straight into one buffer of
+ * its size: hyparquet's asyncBufferFromFile gathers a stream's 64 KiB chunks and joins them, which
+ * held a large column chunk twice.
  */
-export async function groupRanges(path) {
+export async function groupRanges(path, size) {
   const handle = await open(path, 'r')
-  const { size } = await handle.stat().catch(async (e) => {
-    await handle.close()
-    throw e
-  })
   let kept = new Map()
   let asked = new Set()
   const read = async (start, end) => {

@@ -118,5 +118,15 @@ describe('the decoding worker reads a file as its frame was checked', () => {
     } finally {
       await ranges.close()
     }
+    // Cut shorter between its check and its decoding: one line, as a damaged file (exit 2), never a crash.
+    const { decodeInWorker } = await import('../src/io/decode-worker.js')
+    writeFileSync(path, parquet)
+    const ref = fileRef(path)
+    const checked = checkParquetFile(path, ref) as { heapMb: number; pageIndexed: string[][] }
+    writeFileSync(path, parquet.subarray(0, parquet.length >> 1))
+    await expect(decodeInWorker(path, 'parquet', ref, 'a readable Parquet file', checked.heapMb, checked.pageIndexed)).rejects.toMatchObject({
+      code: 'EXPORT_MALFORMED',
+      message: `read: ${path} is not a readable Parquet file (the file ended before the bytes its footer points to: was it changed while read?)`,
+    })
   })
 })

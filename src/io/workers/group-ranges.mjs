@@ -19,7 +19,7 @@ export async function groupRanges(path, size) {
     const bytes = new Uint8Array(Math.max(0, Math.min(end ?? size, size) - start))
     for (let at = 0; at < bytes.length; ) {
       const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at)
-      if (bytesRead === 0) throw new Error('the file ended before the bytes its footer points to (was it changed while read?)')
+      if (bytesRead === 0) throw new Error('the file ended before the bytes its footer points to: was it changed while read?')
       at += bytesRead
     }
     return bytes.buffer

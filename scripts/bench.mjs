@@ -151,22 +151,43 @@ function runDuck(file, format, table = 'rules') {
   return { seconds: (performance.now() - started) / 1000, rssMiB: Number(/BENCH_MAXRSS_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN) / 1024 }
 }
 
-/** Ours and DuckDB's checks on one file, interleaved after a warm-up of each: medians of `runs`. */
+/**
+ * Reading alone (scripts/read-floor.mjs, whole process): hyparquet's parquetRead of every column, or
+ * JSON.parse of every line, with nothing checked: the least any validate of the file through those
+ * libraries takes. None for CSV (our tokenizer is the fastest reader there is of it here).
+ */
+function runFloor(file, format) {
+  const started = performance.now()
+  const run = spawnSync(process.execPath, ['--import', hook, join(repo, 'scripts/read-floor.mjs'), file, format], { encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`bench: reading ${file} alone failed: ${run.stderr}`)
+  return { seconds: (performance.now() - started) / 1000, rssMiB: Number(/BENCH_MAXRSS_KB=(\d+)/.exec(run.stderr)?.[1] ?? NaN) / 1024 }
+}
+const hasFloor = (format) => format === 'parquet' || format === 'jsonl'
+
+/** Ours, DuckDB's checks and reading alone on one file, interleaved after a warm-up of each: medians of `runs`. */
 function againstDuck(file, format, table, runs) {
+  const floors = hasFloor(format) ? [] : null
   runCli(['validate', file])
   runDuck(file, format, table)
+  if (floors) runFloor(file, format)
   const ours = []
   const ducks = []
   for (let i = 0; i < runs; i++) {
     ours.push(runCli(['validate', file]))
     ducks.push(runDuck(file, format, table))
+    floors?.push(runFloor(file, format))
   }
   return {
     seconds: median(ours.map((r) => r.seconds)),
     rssMiB: Math.max(...ours.map((r) => r.rssMiB)),
     duckdb: { seconds: median(ducks.map((d) => d.seconds)), rssMiB: Math.max(...ducks.map((d) => d.rssMiB)) },
+    floor: floors && { seconds: median(floors.map((d) => d.seconds)), rssMiB: Math.max(...floors.map((d) => d.rssMiB)) },
   }
 }
+
+/** The row of reading alone under a validate row: its ratio to DuckDB is the least the validate row's can be. */
+const floorRow = (r, f) =>
+  r.floor ? [row(`  reading alone, no check (${f === 'parquet' ? "hyparquet's parquetRead" : 'JSON.parse a line'})`, r.floor.seconds, r.floor.rssMiB, `ratio to DuckDB ${(r.floor.seconds / r.duckdb.seconds).toFixed(2)}: the least validate's can be`)] : []
 
 /**
  * The 3,022 rules of the release written as rules 100.1 … 999.333 (299,700 rows), texts and examples
@@ -348,6 +369,7 @@ const table = [
       return [
         row(`validate ${n} synthetic rows, ${f}`, r.seconds, r.rssMiB, `ratio to DuckDB ${ratio.toFixed(2)} (≤ 1.0: ${ratio <= 1 ? 'met' : 'NOT met'})${flat}`),
         row(`  DuckDB duplicate + order + index checks, ${f}`, r.duckdb.seconds, r.duckdb.rssMiB, ''),
+        ...floorRow(r, f),
         ...(f === 'parquet' && results.oneGroup ? [row(`  the same as one row group (as pyarrow writes up to 1Mi rows), with offset indexes`, results.oneGroup.seconds, results.oneGroup.rssMiB, `peak ≤ 1024 MiB: ${results.oneGroup.rssMiB <= 1024 ? 'met' : 'NOT met'}`)] : []),
         ...(f === 'parquet' && results.oneGroupUnindexed ? [row(`  the same without offset indexes (pyarrow's default)`, results.oneGroupUnindexed.seconds, results.oneGroupUnindexed.rssMiB, `peak ≤ 1024 MiB: ${results.oneGroupUnindexed.rssMiB <= 1024 ? 'met' : 'NOT met'}`)] : []),
         ...(f === 'jsonl' && results.flawed ? [row(`  the same with one finding in its last row`, results.flawed.seconds, results.flawed.rssMiB, `ratio to DuckDB ${(results.flawed.seconds / r.duckdb.seconds).toFixed(2)} (≤ 1.0: ${results.flawed.seconds <= r.duckdb.seconds ? 'met' : 'NOT met'})`)] : []),
@@ -360,6 +382,7 @@ const table = [
     return [
       row(`validate 299,700 rows with 45,889 warnings, ${f}`, r.seconds, r.rssMiB, `ratio to DuckDB ${ratio.toFixed(2)} (≤ 1.0: ${ratio <= 1 ? 'met' : 'NOT met'})`),
       row(`  DuckDB duplicate + order + index checks, ${f}`, r.duckdb.seconds, r.duckdb.rssMiB, ''),
+      ...floorRow(r, f),
     ]
   }),
   row(`validate a dataset folder as make dataset writes it (whole process, median of ${RUNS})`, folder.seconds, folder.rssMiB, `≤ 0.5 s: ${folder.seconds <= 0.5 ? 'met' : 'NOT met'}`),
@@ -377,6 +400,7 @@ const table = [
     return [
       row(`validate the ${RELEASES} releases' rules_history, ${f} (every check; median of 3)`, r.seconds, r.rssMiB, `ratio to DuckDB ${(r.seconds / r.duckdb.seconds).toFixed(2)} (≤ 1.0: ${r.seconds <= r.duckdb.seconds ? 'met' : 'NOT met'})`),
       row(`  DuckDB duplicate + order + index checks within each release, ${f}`, r.duckdb.seconds, r.duckdb.rssMiB, ''),
+      ...floorRow(r, f),
     ]
   }),
 ]
